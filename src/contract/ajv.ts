@@ -1,0 +1,48 @@
+import { Ajv, type Format } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+
+// ajv-formats is CommonJS with a default export; under NodeNext the callable sits on .default.
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+
+export type SchemaDialect = "openapi-3.0" | "openapi-3.1";
+
+const INT32_MIN = -(2 ** 31);
+const INT32_MAX = 2 ** 31 - 1;
+
+/**
+ * int64 on doubles: exact because exact-json replaces every double that is not faithful with a
+ * stand-in on the same side of the bounds (2^63 itself is a double, so the upper bound is strict).
+ */
+const int64: Format = { type: "number", validate: (x: number) => Number.isInteger(x) && x >= -(2 ** 63) && x < 2 ** 63 };
+const int32: Format = { type: "number", validate: (x: number) => Number.isInteger(x) && x >= INT32_MIN && x <= INT32_MAX };
+
+/** Picks the OpenAPI version's schema dialect; the one place that decides it. */
+export function dialectOf(openapiVersion: string): SchemaDialect {
+  if (/^3\.0\.\d+/.test(openapiVersion)) return "openapi-3.0";
+  if (/^3\.1\.\d+/.test(openapiVersion)) return "openapi-3.1";
+  throw new Error(`unsupported OpenAPI version ${openapiVersion} (3.0.x and 3.1.x are supported)`);
+}
+
+/**
+ * Creates the Ajv instance for a dialect: JSON Schema 2020-12 for OpenAPI 3.1 (OAS 3.1 section
+ * 4.8.24), Ajv's draft-07 core with `nullable` for OpenAPI 3.0's schema object. Formats come from
+ * ajv-formats, with int32 and int64 ranges enforced exactly.
+ */
+export function createAjv(dialect: SchemaDialect): Ajv {
+  const options = {
+    allErrors: true,
+    // OpenAPI schemas carry keywords JSON Schema does not know (example, xml, discriminator,
+    // externalDocs, x-*); they are annotations, so unknown keywords are ignored rather than fatal.
+    strict: false,
+    logger: false as const,
+    validateFormats: true,
+  };
+  const ajv = dialect === "openapi-3.1" ? new Ajv2020(options) : new Ajv(options);
+  addFormats(ajv);
+  ajv.addFormat("int32", int32);
+  ajv.addFormat("int64", int64);
+  return ajv;
+}
+
+export { INT32_MIN, INT32_MAX };

@@ -1,0 +1,310 @@
+import SwaggerParser from "@apidevtools/swagger-parser";
+import type { Ajv, ValidateFunction } from "ajv";
+import { KitError } from "../errors.js";
+import { createAjv, dialectOf, type SchemaDialect } from "./ajv.js";
+import { matchMediaType } from "./media-type.js";
+import { fromAjvErrors, type Violation } from "./violations.js";
+
+/** Validates a parsed value; an empty list means valid. Never throws for invalid data. */
+export type Validator = (value: unknown) => Violation[];
+
+export interface MediaTypeEntry {
+  readonly mediaType: string;
+  /** JSON pointer of the media type object in the spec, for findings that cite the rule. */
+  readonly pointer: string;
+  /** False when the spec gives no schema, so any body of this media type is accepted. */
+  readonly hasSchema: boolean;
+  readonly validate: Validator;
+}
+
+export interface CompiledResponse {
+  readonly status: string;
+  readonly pointer: string;
+  readonly content: ReadonlyMap<string, MediaTypeEntry>;
+}
+
+export interface SecurityScheme {
+  readonly name: string;
+  readonly type: string;
+  /** For http schemes: `bearer`, `basic`, ... in lower case. */
+  readonly scheme?: string;
+  /** For apiKey schemes: where the key goes and under which name. */
+  readonly in?: string;
+  readonly paramName?: string;
+}
+
+export interface CompiledOperation {
+  readonly operationId: string;
+  /** Lower case HTTP method. */
+  readonly method: string;
+  readonly pathTemplate: string;
+  readonly pointer: string;
+  readonly requestBody:
+    | { readonly required: boolean; readonly pointer: string; readonly content: ReadonlyMap<string, MediaTypeEntry> }
+    | undefined;
+  readonly responses: ReadonlyMap<string, CompiledResponse>;
+  /** Alternatives (any one suffices), each a list of schemes that must all hold; empty: no auth. */
+  readonly security: readonly (readonly SecurityScheme[])[];
+  readonly pointerOfSecurity: string;
+  matchPath(path: string): Readonly<Record<string, string>> | undefined;
+  /** The response the spec documents for a status: exact code, then `2XX`-style range, then default. */
+  responseFor(status: number): CompiledResponse | undefined;
+  /** The request media type entry covering a Content-Type header. */
+  requestMediaType(contentType: string | undefined): MediaTypeEntry | undefined;
+}
+
+/** An OpenAPI document, validated and compiled once; immutable and shared by server and harness. */
+export interface Contract {
+  readonly source: string;
+  readonly openapi: string;
+  readonly dialect: SchemaDialect;
+  readonly title: string;
+  readonly version: string;
+  readonly operations: readonly CompiledOperation[];
+  operation(operationId: string): CompiledOperation | undefined;
+  /** Finds the operation for a request; `allowed` lists the methods when only the path matched. */
+  route(method: string, path: string): RouteResult;
+}
+
+export type RouteResult =
+  | { readonly kind: "found"; readonly operation: CompiledOperation; readonly params: Readonly<Record<string, string>> }
+  | { readonly kind: "method-not-allowed"; readonly allowed: readonly string[] }
+  | { readonly kind: "not-found" };
+
+const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
+const DOC_ID = "plantstore:openapi";
+
+type Json = Record<string, unknown>;
+
+/** Reads, validates and compiles an OpenAPI 3.0/3.1 document from a file path or URL. */
+export async function loadContract(source: string): Promise<Contract> {
+  let bundled: Json;
+  try {
+    bundled = (await new SwaggerParser().bundle(source)) as unknown as Json;
+  } catch (error) {
+    throw new KitError("PS_SPEC_UNREADABLE", `${source}: ${firstLine(error)}`, { cause: error });
+  }
+  try {
+    await SwaggerParser.validate(structuredClone(bundled) as never);
+  } catch (error) {
+    throw new KitError("PS_SPEC_INVALID", `${source}: ${firstLine(error)}`, { cause: error });
+  }
+  return compileContract(bundled, source);
+}
+
+function firstLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.split("\n").slice(0, 6).join("\n");
+}
+
+/** Compiles an already validated, bundled document (internal $refs only). */
+export function compileContract(document: Json, source: string): Contract {
+  const doc = structuredClone(document);
+  const openapi = String(doc.openapi);
+  const dialect = dialectOf(openapi);
+  if (dialect === "openapi-3.0") normaliseOpenApi30Schemas(doc);
+  const ajv = createAjv(dialect);
+  // The whole document is one schema resource, so $refs (circular ones too) resolve as Ajv resolves
+  // any JSON pointer, and each validator is compiled once from a pointer into it.
+  ajv.addSchema(doc, DOC_ID, undefined, false);
+  const deref = makeDeref(doc);
+  const info = (doc.info ?? {}) as Json;
+  const schemes = (deref((doc.components as Json | undefined)?.securitySchemes) ?? {}) as Json;
+
+  const operations: CompiledOperation[] = [];
+  const paths = (doc.paths ?? {}) as Json;
+  for (const [pathTemplate, rawItem] of Object.entries(paths)) {
+    const item = (deref(rawItem) ?? {}) as Json;
+    for (const method of METHODS) {
+      const op = deref(item[method]) as Json | undefined;
+      if (op === undefined) continue;
+      const pointer = `/paths/${escapePointer(pathTemplate)}/${method}`;
+      operations.push(compileOperation(ajv, deref, doc, schemes, op, method, pathTemplate, pointer));
+    }
+  }
+  const byId = new Map(operations.map((o) => [o.operationId, o]));
+  return Object.freeze({
+    source,
+    openapi,
+    dialect,
+    title: String(info.title ?? ""),
+    version: String(info.version ?? ""),
+    operations: Object.freeze(operations),
+    operation: (id: string) => byId.get(id),
+    route(method: string, path: string): RouteResult {
+      const m = method.toLowerCase();
+      const allowed: string[] = [];
+      for (const op of operations) {
+        const params = op.matchPath(path);
+        if (params === undefined) continue;
+        if (op.method === m) return { kind: "found", operation: op, params };
+        allowed.push(op.method.toUpperCase());
+      }
+      return allowed.length > 0 ? { kind: "method-not-allowed", allowed } : { kind: "not-found" };
+    },
+  });
+}
+
+function compileOperation(
+  ajv: Ajv,
+  deref: (node: unknown) => unknown,
+  doc: Json,
+  schemes: Json,
+  op: Json,
+  method: string,
+  pathTemplate: string,
+  pointer: string,
+): CompiledOperation {
+  const operationId = typeof op.operationId === "string" ? op.operationId : `${method.toUpperCase()} ${pathTemplate}`;
+  const body = deref(op.requestBody) as Json | undefined;
+  const requestBody =
+    body === undefined
+      ? undefined
+      : {
+          required: body.required === true,
+          pointer: `${pointer}/requestBody`,
+          content: compileContent(ajv, deref, body.content, `${pointer}/requestBody/content`, "body"),
+        };
+  const responses = new Map<string, CompiledResponse>();
+  for (const [status, raw] of Object.entries((op.responses ?? {}) as Json)) {
+    const response = (deref(raw) ?? {}) as Json;
+    const rp = `${pointer}/responses/${escapePointer(status)}`;
+    responses.set(status.toUpperCase(), { status, pointer: rp, content: compileContent(ajv, deref, response.content, `${rp}/content`, "body") });
+  }
+  const ownSecurity = Array.isArray(op.security);
+  const rawSecurity = (ownSecurity ? op.security : doc.security ?? []) as Json[];
+  const security = rawSecurity.map((requirement) =>
+    Object.keys(requirement).map((name) => {
+      const s = (deref(schemes[name]) ?? {}) as Json;
+      return {
+        name,
+        type: String(s.type ?? ""),
+        scheme: typeof s.scheme === "string" ? s.scheme.toLowerCase() : undefined,
+        in: typeof s.in === "string" ? s.in : undefined,
+        paramName: typeof s.name === "string" ? s.name : undefined,
+      };
+    }),
+  );
+  const { regex, names } = compilePathTemplate(pathTemplate);
+  return Object.freeze({
+    operationId,
+    method,
+    pathTemplate,
+    pointer,
+    requestBody,
+    responses,
+    security,
+    pointerOfSecurity: ownSecurity ? `${pointer}/security` : "/security",
+    matchPath(path: string) {
+      const m = regex.exec(path);
+      if (m === null) return undefined;
+      const params: Record<string, string> = Object.create(null);
+      names.forEach((name, i) => (params[name] = safeDecode(m[i + 1] ?? "")));
+      return params;
+    },
+    responseFor(status: number) {
+      return responses.get(String(status)) ?? responses.get(`${String(status)[0]}XX`) ?? responses.get("DEFAULT");
+    },
+    requestMediaType(contentType: string | undefined) {
+      return requestBody === undefined ? undefined : matchMediaType(requestBody.content, contentType)?.value;
+    },
+  });
+}
+
+function compileContent(
+  ajv: Ajv,
+  deref: (node: unknown) => unknown,
+  content: unknown,
+  pointer: string,
+  root: string,
+): ReadonlyMap<string, MediaTypeEntry> {
+  const out = new Map<string, MediaTypeEntry>();
+  for (const [mediaType, raw] of Object.entries((content ?? {}) as Json)) {
+    const entryPointer = `${pointer}/${escapePointer(mediaType)}`;
+    const entry = (deref(raw) ?? {}) as Json;
+    const hasSchema = entry.schema !== undefined;
+    let validate: Validator = () => [];
+    if (hasSchema) {
+      const fn: ValidateFunction = ajv.compile({ $ref: `${DOC_ID}#${encodeURI(`${entryPointer}/schema`)}` });
+      validate = (value) => (fn(value) ? [] : fromAjvErrors(fn.errors, root));
+    }
+    out.set(mediaType, { mediaType, pointer: entryPointer, hasSchema, validate });
+  }
+  return out;
+}
+
+/** Follows internal `$ref`s (`#/...`) of non-schema objects: path items, bodies, responses, schemes. */
+function makeDeref(doc: Json): (node: unknown) => unknown {
+  return (node) => {
+    let current = node;
+    for (let hops = 0; hops < 32; hops++) {
+      if (typeof current !== "object" || current === null) return current;
+      const ref = (current as Json).$ref;
+      if (typeof ref !== "string" || !ref.startsWith("#")) return current;
+      current = resolvePointer(doc, decodeURIComponent(ref.slice(1)));
+    }
+    return current;
+  };
+}
+
+/** Resolves a JSON pointer (RFC 6901) in a document; undefined when it leads nowhere. */
+export function resolvePointer(doc: unknown, pointer: string): unknown {
+  if (pointer === "") return doc;
+  let current: unknown = doc;
+  for (const raw of pointer.split("/").slice(1)) {
+    const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (typeof current !== "object" || current === null || !Object.hasOwn(current, key)) return undefined;
+    current = (current as Json)[key];
+  }
+  return current;
+}
+
+export function escapePointer(segment: string): string {
+  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+function compilePathTemplate(template: string): { regex: RegExp; names: string[] } {
+  const names: string[] = [];
+  const pattern = template
+    .split(/(\{[^}]+\})/)
+    .map((part) => {
+      const m = /^\{([^}]+)\}$/.exec(part);
+      if (m) {
+        names.push(m[1] as string);
+        return "([^/]+)";
+      }
+      return part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    })
+    .join("");
+  return { regex: new RegExp(`^${pattern}$`), names };
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/**
+ * OpenAPI 3.0's schema object is draft-04-like: `exclusiveMinimum: true` qualifies `minimum`.
+ * Ajv's draft-07 core wants the number, so the boolean form is rewritten once, at load.
+ */
+function normaliseOpenApi30Schemas(node: unknown): void {
+  const stack: unknown[] = [node];
+  while (stack.length > 0) {
+    const n = stack.pop();
+    if (typeof n !== "object" || n === null) continue;
+    const o = n as Json;
+    for (const [flag, bound] of [["exclusiveMinimum", "minimum"], ["exclusiveMaximum", "maximum"]] as const) {
+      if (typeof o[flag] === "boolean") {
+        if (o[flag] === true && typeof o[bound] === "number") {
+          o[flag] = o[bound];
+          delete o[bound];
+        } else delete o[flag];
+      }
+    }
+    for (const v of Object.values(o)) if (typeof v === "object" && v !== null) stack.push(v);
+  }
+}

@@ -1,0 +1,231 @@
+import { randomBytes } from "node:crypto";
+
+/**
+ * Exact JSON parsing.
+ *
+ * JSON.parse on Node 20 turns every number into an IEEE double, so 9007199254740993 becomes
+ * 9007199254740992 and 1.00000000000000001 becomes the integer 1. JSON Schema judges numbers by their
+ * mathematical value (2020-12 core, section 4.2.2), so such losses would make a validator accept or
+ * reject the wrong thing. This module keeps the fast path (plain JSON.parse) for texts whose numbers
+ * are all short, and otherwise finds the numbers a double cannot represent faithfully, records their
+ * exact value by JSON pointer, and puts a stand-in double in the tree that keeps the verdicts of
+ * `type: integer` and the int32/int64 formats (see standInFor).
+ */
+
+/** The exact value of a JSON number whose double is not faithful. */
+export interface ExactNumber {
+  /** The number as written in the text. */
+  readonly literal: string;
+  /** True when the number's mathematical value is an integer (1.0 and 1e2 are integers). */
+  readonly isInteger: boolean;
+  /** The integer's exact value, when it is an integer of at most 40 digits; undefined otherwise. */
+  readonly integer: bigint | undefined;
+}
+
+export type ParseResult =
+  | { readonly ok: true; readonly value: unknown; readonly exact: ReadonlyMap<string, ExactNumber> }
+  | { readonly ok: false; readonly message: string };
+
+const NO_EXACT: ReadonlyMap<string, ExactNumber> = new Map();
+
+/** Texts without a run of 16 digits or dots and without an exponent hold only faithful numbers. */
+const MAYBE_UNFAITHFUL = /[\d.]{16}|\d[eE]/;
+const JSON_NUMBER = /^-?(0|[1-9]\d*)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
+
+const TWO_63 = 2n ** 63n;
+const INT64_MIN = -TWO_63;
+const INT64_MAX = TWO_63 - 1n;
+/** The largest double below 2^63 and the next double below -2^63. */
+const BELOW_TWO_63 = 9223372036854774784;
+const BELOW_MINUS_TWO_63 = -9223372036854777856;
+const TWO_53 = 2 ** 53;
+const NON_INTEGER_FALLBACK = 2 ** 52 - 0.5;
+
+/** Parses JSON text exactly; a syntax error is a result, never an exception. */
+export function parseJsonExact(text: string): ParseResult {
+  try {
+    if (!MAYBE_UNFAITHFUL.test(text)) return { ok: true, value: JSON.parse(text), exact: NO_EXACT };
+    return parseSlow(text);
+  } catch (error) {
+    return { ok: false, message: syntaxMessage(error) };
+  }
+}
+
+function syntaxMessage(error: unknown): string {
+  if (error instanceof RangeError) return "JSON nesting is too deep to parse";
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
+
+interface Replacement {
+  readonly start: number;
+  readonly end: number;
+  readonly exact: ExactNumber;
+  readonly standIn: number;
+}
+
+function parseSlow(text: string): ParseResult {
+  const replacements = findUnfaithfulNumbers(text);
+  if (replacements.length === 0) return { ok: true, value: JSON.parse(text), exact: NO_EXACT };
+
+  let nonce = randomBytes(12).toString("hex");
+  while (text.includes(nonce)) nonce = randomBytes(12).toString("hex");
+  const parts: string[] = [];
+  let last = 0;
+  replacements.forEach((r, i) => {
+    parts.push(text.slice(last, r.start), `"${nonce}${i}"`);
+    last = r.end;
+  });
+  parts.push(text.slice(last));
+  const value = JSON.parse(parts.join(""));
+  const exact = new Map<string, ExactNumber>();
+  const restored = restoreMarkers(value, nonce, replacements, exact);
+  return { ok: true, value: restored, exact };
+}
+
+/** Lexes the text outside strings and returns the number tokens whose double is not faithful. */
+function findUnfaithfulNumbers(text: string): Replacement[] {
+  const found: Replacement[] = [];
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22 /* " */) {
+      i++;
+      while (i < n) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c /* \ */) i += 2;
+        else if (d === 0x22) break;
+        else i++;
+      }
+      i++;
+      continue;
+    }
+    if (c === 0x2d /* - */ || (c >= 0x30 && c <= 0x39)) {
+      const start = i;
+      while (i < n && isNumberChar(text.charCodeAt(i))) i++;
+      const literal = text.slice(start, i);
+      const analysed = analyseNumber(literal);
+      if (analysed !== undefined) found.push({ start, end: i, ...analysed });
+      continue;
+    }
+    i++;
+  }
+  return found;
+}
+
+function isNumberChar(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2b || c === 0x2e || c === 0x65 || c === 0x45;
+}
+
+/**
+ * Decides whether a number literal's double is faithful; when it is not, returns its exact value
+ * and the stand-in double. Malformed literals are left for JSON.parse to reject.
+ */
+export function analyseNumber(literal: string): { exact: ExactNumber; standIn: number } | undefined {
+  const m = JSON_NUMBER.exec(literal);
+  if (m === null) return undefined;
+  const negative = literal.startsWith("-");
+  const intDigits = m[1] ?? "0";
+  const fracDigits = m[2] ?? "";
+  const expText = m[3];
+  if (expText === undefined && intDigits.length + fracDigits.length <= 15) return undefined;
+
+  const double = Number(literal);
+  let mantissa = (intDigits + fracDigits).replace(/^0+/, "");
+  let exponent = (expText === undefined ? 0 : Number(expText)) - fracDigits.length;
+  if (mantissa === "") {
+    // The value is zero, which every double spelling of it keeps.
+    return undefined;
+  }
+  const trailingZeros = mantissa.length - mantissa.replace(/0+$/, "").length;
+  mantissa = mantissa.slice(0, mantissa.length - trailingZeros);
+  exponent += trailingZeros;
+  const isInteger = exponent >= 0;
+  const digitCount = mantissa.length + exponent;
+
+  if (isInteger) {
+    const integer = digitCount <= 40 ? BigInt(mantissa) * 10n ** BigInt(exponent) * (negative ? -1n : 1n) : undefined;
+    if (integer !== undefined && Math.abs(double) <= TWO_53 && BigInt(double) === integer) return undefined;
+    return { exact: { literal, isInteger, integer }, standIn: integerStandIn(integer, negative, double) };
+  }
+  if (Number.isFinite(double) && !Number.isInteger(double) && double !== 0) return undefined;
+  return { exact: { literal, isInteger, integer: undefined }, standIn: nonIntegerStandIn(double, negative) };
+}
+
+/**
+ * An integer double on the same side of the int64 bounds as the exact value, so that the int64
+ * format check (-2^63 <= d < 2^63 on doubles) gives the exact verdict, and as close to the value as
+ * that allows.
+ */
+function integerStandIn(integer: bigint | undefined, negative: boolean, double: number): number {
+  const inInt64 = integer !== undefined && integer >= INT64_MIN && integer <= INT64_MAX;
+  if (inInt64) return Math.min(double, BELOW_TWO_63);
+  if (negative) return Number.isFinite(double) ? Math.min(double, BELOW_MINUS_TWO_63) : -Number.MAX_VALUE;
+  return Number.isFinite(double) ? Math.max(double, 2 ** 63) : Number.MAX_VALUE;
+}
+
+/** The nearest non-integer double, so that `type: integer` rejects it as it rejects the literal. */
+function nonIntegerStandIn(double: number, negative: boolean): number {
+  const sign = negative ? -1 : 1;
+  if (!Number.isFinite(double) || Math.abs(double) >= 2 ** 52) return sign * NON_INTEGER_FALLBACK;
+  if (double === 0) return sign * Number.MIN_VALUE;
+  return nextAwayFromZero(double);
+}
+
+function nextAwayFromZero(x: number): number {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, x);
+  view.setBigUint64(0, view.getBigUint64(0) + 1n);
+  return view.getFloat64(0);
+}
+
+interface Frame {
+  readonly container: Record<string, unknown> | unknown[];
+  readonly parent: Frame | undefined;
+  readonly key: string;
+}
+
+function restoreMarkers(root: unknown, nonce: string, replacements: Replacement[], exact: Map<string, ExactNumber>): unknown {
+  const marker = (v: unknown): Replacement | undefined =>
+    typeof v === "string" && v.startsWith(nonce) ? replacements[Number(v.slice(nonce.length))] : undefined;
+  const top = marker(root);
+  if (top !== undefined) {
+    exact.set("", top.exact);
+    return top.standIn;
+  }
+  if (typeof root !== "object" || root === null) return root;
+  // Iterative, so that deeply nested texts cannot overflow the stack.
+  const stack: Frame[] = [{ container: root as Record<string, unknown>, parent: undefined, key: "" }];
+  while (stack.length > 0) {
+    const frame = stack.pop() as Frame;
+    const container = frame.container as Record<string, unknown>;
+    for (const key of Object.keys(container)) {
+      const child = container[key];
+      const r = marker(child);
+      if (r !== undefined) {
+        container[key] = r.standIn;
+        exact.set(pointerOf(frame, key), r.exact);
+      } else if (typeof child === "object" && child !== null) {
+        stack.push({ container: child as Record<string, unknown>, parent: frame, key });
+      }
+    }
+  }
+  return root;
+}
+
+function pointerOf(frame: Frame, key: string): string {
+  const keys = [key];
+  for (let f: Frame | undefined = frame; f !== undefined && f.parent !== undefined; f = f.parent) keys.push(f.key);
+  return keys
+    .reverse()
+    .map((k) => "/" + k.replace(/~/g, "~0").replace(/\//g, "~1"))
+    .join("");
+}
+
+/** The canonical decimal text of an integer read from JSON, exact beyond 2^53. */
+export function canonicalInteger(value: unknown, exactNumber: ExactNumber | undefined): string | undefined {
+  if (exactNumber !== undefined) return exactNumber.integer?.toString();
+  if (typeof value === "number" && Number.isInteger(value)) return String(value === 0 ? 0 : value);
+  return undefined;
+}
