@@ -1,0 +1,33 @@
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { KitError } from "../errors.js";
+
+type Options = NonNullable<ParseArgsConfig["options"]>;
+
+/** parseArgs, strict, with every mistake turned into a PS_USAGE error naming the flag. */
+export function parseFlags<O extends Options>(argv: string[], options: O, allowPositionals = false) {
+  try {
+    return parseArgs({ args: argv, options, strict: true, allowPositionals });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new KitError("PS_USAGE", `${message.split("\n")[0]} (see --help)`);
+  }
+}
+
+/** Reads an integer flag within bounds; the error names the flag and the value given. */
+export function integerFlag(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+  if (raw === undefined) return fallback;
+  if (!/^-?\d+$/.test(raw.trim()) || Number(raw) < min || Number(raw) > max) {
+    throw new KitError("PS_USAGE", `--${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`);
+  }
+  return Number(raw);
+}
+
+/** A comma-separated environment variable as a list, empty entries dropped. */
+export function envList(value: string | undefined): string[] {
+  return (value ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
+}
+
+/** Single-quotes a word for a POSIX shell, so printed commands paste safely. */
+export function shellQuote(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}

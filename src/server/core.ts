@@ -1,0 +1,150 @@
+import type { CompiledOperation, Contract, ExactNumber } from "../contract/index.js";
+import { canonicalInteger, describeViolation, parseJsonExact, parseMediaType } from "../contract/index.js";
+import type { NewPlant, Plant } from "../types.js";
+import { createBearerCheck } from "./auth.js";
+import { corsHeaders, isPreflight, type CorsPolicy } from "./cors.js";
+import { errorAnswer, type WireResponse } from "./error-answers.js";
+import type { PlantStore } from "./store.js";
+
+export interface CoreRequest {
+  readonly method: string;
+  /** The request target as received, path and optional query. */
+  readonly url: string;
+  /** Header names in lower case, as node:http gives them. */
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly body: Uint8Array;
+}
+
+export interface CoreOptions {
+  readonly tokens: readonly string[];
+  readonly cors: CorsPolicy;
+}
+
+/** A validated request handed to an operation's handler. */
+interface Accepted {
+  readonly value: unknown;
+  readonly exact: ReadonlyMap<string, ExactNumber>;
+}
+
+type Handler = (accepted: Accepted) => WireResponse;
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * The reference server as a function: request in, response out, in fixed stages
+ * (cors preflight -> route -> authenticate -> parse -> validate -> handle). The node:http listener
+ * (http-adapter.ts) only moves bytes; tests call this directly as well as over the wire.
+ */
+export function createCore(contract: Contract, store: PlantStore, options: CoreOptions): (request: CoreRequest) => WireResponse {
+  const checkBearer = createBearerCheck(options.tokens);
+  const handlers: Record<string, Handler> = {
+    createPlant: ({ value, exact }) => createPlant(store, value as NewPlant, exact.get("/id")),
+  };
+
+  return (request) => {
+    const origin = header(request, "origin");
+    const cors = corsHeaders(options.cors, origin);
+    const withCors = (r: WireResponse): WireResponse => (cors === undefined ? r : { ...r, headers: { ...r.headers, ...cors } });
+    const path = request.url.split("?", 1)[0] ?? "";
+
+    // Stage 1: CORS preflight needs no token (browsers never send one on a preflight).
+    if (isPreflight(request.method, origin, header(request, "access-control-request-method"))) {
+      const route = contract.route("options", path);
+      if (route.kind === "not-found") return withCors(errorAnswer("PS_NOT_FOUND", path));
+      return { status: 204, headers: { ...(cors === undefined ? {} : { ...cors, ...preflightHeaders(route) }) }, body: "" };
+    }
+
+    // Stage 2: route.
+    const route = contract.route(request.method, path);
+    if (route.kind === "not-found") return withCors(errorAnswer("PS_NOT_FOUND", `${request.method} ${path}`));
+    if (route.kind === "method-not-allowed") {
+      return withCors(errorAnswer("PS_METHOD_NOT_ALLOWED", `${request.method} ${path} (allowed: ${route.allowed.join(", ")})`, { allow: route.allowed.join(", ") }));
+    }
+    const operation = route.operation;
+
+    // Stage 3: authenticate. The contract does not say how a missing or invalid token is answered;
+    // 401 with WWW-Authenticate is what RFC 6750 section 3 prescribes for the bearer scheme.
+    if (operation.security.length > 0) {
+      const failure = checkBearer(header(request, "authorization"));
+      if (failure !== undefined) {
+        const challenge = failure === "missing" ? 'Bearer realm="plantstore"' : 'Bearer realm="plantstore", error="invalid_token"';
+        const detail = failure === "missing" ? "the Authorization header is missing" : "the Authorization header is not Bearer with a valid token";
+        return withCors(errorAnswer("PS_UNAUTHORIZED", detail, { "www-authenticate": challenge }));
+      }
+    }
+
+    // The documented error answer on demand, as Prism offers it, so frontends can build error states.
+    if (/(^|[\s,;])code=400($|[\s,;])/.test(header(request, "prefer") ?? "")) return withCors(errorAnswer("PS_EXAMPLE_ERROR"));
+
+    // Stages 4 and 5: parse and validate the body.
+    const accepted = parseAndValidate(operation, request);
+    if ("status" in accepted) return withCors(accepted);
+
+    // Stage 6: the operation's handler.
+    const handler = handlers[operation.operationId];
+    if (handler === undefined) return withCors(errorAnswer("PS_NOT_FOUND", `${operation.operationId} is not implemented`));
+    return withCors(handler(accepted));
+  };
+}
+
+function parseAndValidate(operation: CompiledOperation, request: CoreRequest): Accepted | WireResponse {
+  const body = operation.requestBody;
+  if (body === undefined) return { value: undefined, exact: new Map() };
+  if (request.body.length === 0) {
+    if (body.required) return errorAnswer("PS_BODY_MISSING", `send a JSON ${[...body.content.keys()].join(" or ")} body`);
+    return { value: undefined, exact: new Map() };
+  }
+  const contentType = header(request, "content-type");
+  const entry = operation.requestMediaType(contentType);
+  if (entry === undefined) {
+    const accepted = [...body.content.keys()].join(", ");
+    return errorAnswer("PS_UNSUPPORTED_MEDIA_TYPE", `Content-Type is ${contentType === undefined ? "missing" : JSON.stringify(contentType)}; send ${accepted}`);
+  }
+  // JSON is UTF-8 (RFC 8259 section 8.1); a charset parameter naming anything else is refused.
+  const charset = parseMediaType(contentType)?.parameters.charset?.toLowerCase();
+  if (charset !== undefined && charset !== "utf-8" && charset !== "utf8") {
+    return errorAnswer("PS_UNSUPPORTED_MEDIA_TYPE", `charset ${JSON.stringify(charset)} is not UTF-8`);
+  }
+  let text: string;
+  try {
+    text = utf8.decode(request.body);
+  } catch {
+    return errorAnswer("PS_INVALID_UTF8");
+  }
+  const parsed = parseJsonExact(text);
+  if (!parsed.ok) return errorAnswer("PS_MALFORMED_JSON", parsed.message);
+  const violations = entry.validate(parsed.value);
+  if (violations.length > 0) {
+    return errorAnswer("PS_BODY_INVALID", violations.map(describeViolation).join("; "), {}, {
+      violations: violations.map(({ location, keyword, message }) => ({ location, keyword, message })),
+    });
+  }
+  return { value: parsed.value, exact: parsed.exact };
+}
+
+function createPlant(store: PlantStore, body: NewPlant, exactId: ExactNumber | undefined): WireResponse {
+  // Validation has proved id an int64, so canonicalInteger always has an answer here.
+  const id = canonicalInteger(body.id, exactId) as string;
+  // Only the contract's fields are copied: unknown properties (allowed) are not kept, and no
+  // key of the request (__proto__ included) is ever assigned onto an object of ours.
+  const plant: Plant = body.tag === undefined ? { name: body.name } : { name: body.name, tag: body.tag };
+  const outcome = store.insert(id, plant);
+  if (outcome === "duplicate") return errorAnswer("PS_DUPLICATE_ID", `id ${id}`);
+  if (outcome === "full") return errorAnswer("PS_STORE_FULL", `${store.maxPlants} plants`);
+  return { status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify(plant) };
+}
+
+function preflightHeaders(route: ReturnType<Contract["route"]>): Record<string, string> {
+  const methods = route.kind === "found" ? [route.operation.method.toUpperCase()] : route.kind === "method-not-allowed" ? route.allowed : [];
+  return {
+    "access-control-allow-methods": [...methods, "OPTIONS"].join(", "),
+    // A wildcard does not cover Authorization (Fetch standard, CORS protocol), so it is named.
+    "access-control-allow-headers": "authorization, content-type, prefer",
+    "access-control-max-age": "600",
+  };
+}
+
+function header(request: CoreRequest, name: string): string | undefined {
+  const v = request.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}

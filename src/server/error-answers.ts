@@ -1,0 +1,44 @@
+/**
+ * Every error answer the reference server puts on the wire, in one table. Each is a JSON body of
+ * the contract's Error shape ({ error: int32, message: string }, both required), plus `code`, a
+ * stable string clients can match on. The contract documents only 400; the README lists which of
+ * the others it leaves open. error-answers.test.ts checks this table against the README.
+ */
+export const ERROR_ANSWERS = {
+  PS_MALFORMED_HTTP: { status: 400, message: "the request is not valid HTTP/1.1" },
+  PS_BODY_MISSING: { status: 400, message: "the request body is required" },
+  PS_MALFORMED_JSON: { status: 400, message: "the request body is not valid JSON" },
+  PS_INVALID_UTF8: { status: 400, message: "the request body is not valid UTF-8" },
+  PS_UNSUPPORTED_MEDIA_TYPE: { status: 400, message: "the request's Content-Type is not accepted" },
+  PS_BODY_INVALID: { status: 400, message: "the request body does not match the contract" },
+  PS_EXAMPLE_ERROR: { status: 400, message: "an error answer asked for with Prefer: code=400" },
+  PS_UNAUTHORIZED: { status: 401, message: "a valid bearer token is required" },
+  PS_NOT_FOUND: { status: 404, message: "no such path" },
+  PS_METHOD_NOT_ALLOWED: { status: 405, message: "method not allowed on this path" },
+  PS_REQUEST_TIMEOUT: { status: 408, message: "the request was not received in time" },
+  PS_DUPLICATE_ID: { status: 409, message: "a plant with this id already exists" },
+  PS_BODY_TOO_LARGE: { status: 413, message: "the request body is larger than the server accepts" },
+  PS_HEADERS_TOO_LARGE: { status: 431, message: "the request headers are larger than the server accepts" },
+  PS_INTERNAL: { status: 500, message: "the server failed unexpectedly" },
+  PS_STORE_FULL: { status: 507, message: "the store holds as many plants as it is configured to" },
+} as const;
+
+export type ErrorAnswerCode = keyof typeof ERROR_ANSWERS;
+
+export interface WireResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+}
+
+/** Builds an error answer from the table; `detail` says what exactly was wrong (field and rule). */
+export function errorAnswer(
+  code: ErrorAnswerCode,
+  detail?: string,
+  headers: Readonly<Record<string, string>> = {},
+  extra: Readonly<Record<string, unknown>> = {},
+): WireResponse {
+  const { status, message } = ERROR_ANSWERS[code];
+  const body = { error: status, message: detail === undefined ? message : `${message}: ${detail}`, code, ...extra };
+  return { status, headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) };
+}

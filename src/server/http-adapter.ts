@@ -1,0 +1,140 @@
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import type { CoreRequest } from "./core.js";
+import { errorAnswer, type ErrorAnswerCode, type WireResponse } from "./error-answers.js";
+
+export interface HttpOptions {
+  readonly host: string;
+  readonly port: number;
+  /** Bodies above this are refused with 413 without reading the rest. */
+  readonly maxBodyBytes: number;
+  /** Time allowed for the request headers (slow-loris protection). */
+  readonly headersTimeoutMs: number;
+  /** Time allowed for the whole request, body included. */
+  readonly requestTimeoutMs: number;
+  /** Artificial latency before each answer, so frontends can build loading states. */
+  readonly delayMs: number;
+  /** Receives one line per request, without headers, query or body (they may hold secrets). */
+  readonly log: ((line: string) => void) | undefined;
+}
+
+export const DEFAULT_HTTP_OPTIONS: HttpOptions = {
+  host: "127.0.0.1",
+  port: 4010,
+  maxBodyBytes: 1024 * 1024,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  delayMs: 0,
+  log: undefined,
+};
+
+export interface RunningServer {
+  readonly url: string;
+  readonly port: number;
+  readonly server: Server;
+  /** Stops accepting, lets requests in flight finish (up to graceMs), then closes every socket. */
+  close(graceMs?: number): Promise<void>;
+}
+
+/** Serves `handle` over node:http. This adapter only moves bytes; all decisions are in the core. */
+export async function startHttpServer(handle: (request: CoreRequest) => WireResponse, options: HttpOptions): Promise<RunningServer> {
+  const server = createServer({
+    headersTimeout: options.headersTimeoutMs,
+    requestTimeout: options.requestTimeoutMs,
+    keepAliveTimeout: 5_000,
+  });
+  const send = (req: IncomingMessage, res: ServerResponse, started: bigint, answer: WireResponse, close = false): void => {
+    const write = (): void => {
+      if (res.writableEnded || res.destroyed) return;
+      const length = { "content-length": String(Buffer.byteLength(answer.body)) };
+      res.writeHead(answer.status, close ? { ...answer.headers, ...length, connection: "close" } : { ...answer.headers, ...length });
+      res.end(answer.body);
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      options.log?.(`${new Date().toISOString()} ${req.method} ${(req.url ?? "").split("?", 1)[0]} ${answer.status} ${ms.toFixed(1)}ms`);
+    };
+    if (options.delayMs > 0) setTimeout(write, options.delayMs).unref();
+    else write();
+  };
+
+  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+    const started = process.hrtime.bigint();
+    const fail = (code: ErrorAnswerCode, detail?: string): void => {
+      send(req, res, started, errorAnswer(code, detail), true);
+      // Refuse the rest of the body without buffering it: the connection closes after the answer.
+      res.once("finish", () => req.destroy());
+    };
+    const declared = Number(req.headers["content-length"] ?? 0);
+    if (declared > options.maxBodyBytes) return fail("PS_BODY_TOO_LARGE", `${declared} bytes declared, at most ${options.maxBodyBytes}`);
+
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let refused = false;
+    req.on("data", (chunk: Buffer) => {
+      if (refused) return;
+      size += chunk.length;
+      if (size > options.maxBodyBytes) {
+        refused = true;
+        chunks.length = 0;
+        req.pause();
+        fail("PS_BODY_TOO_LARGE", `more than ${options.maxBodyBytes} bytes`);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => {
+      if (refused) return;
+      let answer: WireResponse;
+      try {
+        answer = handle({ method: req.method ?? "GET", url: req.url ?? "/", headers: req.headers, body: Buffer.concat(chunks, size) });
+      } catch (error) {
+        process.emitWarning(`plantstore: unexpected failure: ${error instanceof Error ? error.stack : String(error)}`);
+        answer = errorAnswer("PS_INTERNAL");
+      }
+      send(req, res, started, answer);
+    });
+    // A client that goes away mid-body gets no answer; nothing was stored for it.
+    req.on("error", () => req.destroy());
+  });
+
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (!socket.writable || (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const code: ErrorAnswerCode =
+      error.code === "HPE_HEADER_OVERFLOW" ? "PS_HEADERS_TOO_LARGE" : error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? "PS_REQUEST_TIMEOUT" : "PS_MALFORMED_HTTP";
+    socket.end(rawResponse(errorAnswer(code)));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const hostForUrl = options.host.includes(":") ? `[${options.host}]` : options.host;
+  return {
+    url: `http://${hostForUrl}:${port}`,
+    port,
+    server,
+    close: (graceMs = 10_000) =>
+      new Promise<void>((resolve) => {
+        const force = setTimeout(() => server.closeAllConnections(), graceMs);
+        force.unref();
+        server.close(() => {
+          clearTimeout(force);
+          resolve();
+        });
+        server.closeIdleConnections();
+      }),
+  };
+}
+
+function rawResponse(answer: WireResponse): string {
+  const headers = Object.entries({ ...answer.headers, "content-length": String(Buffer.byteLength(answer.body)), connection: "close" })
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join("");
+  return `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ""}\r\n${headers}\r\n${answer.body}`;
+}

@@ -1,0 +1,42 @@
+import { loadContract, type Contract } from "../contract/index.js";
+import { DEFAULT_SPEC } from "../paths.js";
+import { createCore, type CoreOptions, type CoreRequest } from "./core.js";
+import type { WireResponse } from "./error-answers.js";
+import { DEFAULT_HTTP_OPTIONS, startHttpServer, type HttpOptions, type RunningServer } from "./http-adapter.js";
+import { PlantStore } from "./store.js";
+
+export { createCore, PlantStore, startHttpServer, DEFAULT_HTTP_OPTIONS };
+export type { CoreOptions, CoreRequest, WireResponse, HttpOptions, RunningServer };
+export { ERROR_ANSWERS, errorAnswer } from "./error-answers.js";
+export type { ErrorAnswerCode } from "./error-answers.js";
+
+/** The documented development token, used when no token is configured. */
+export const DEV_TOKEN = "plantstore-dev-token";
+export const DEFAULT_MAX_PLANTS = 1_000_000;
+
+export interface ReferenceServerConfig extends Partial<HttpOptions> {
+  readonly tokens?: readonly string[];
+  readonly corsOrigins?: readonly string[];
+  readonly maxPlants?: number;
+  readonly contract?: Contract;
+}
+
+export interface ReferenceServer extends RunningServer {
+  readonly store: PlantStore;
+  readonly contract: Contract;
+}
+
+/** Loads the kit's contract once and serves the reference implementation over HTTP. */
+export async function startReferenceServer(config: ReferenceServerConfig = {}): Promise<ReferenceServer> {
+  const contract = config.contract ?? (await loadContract(DEFAULT_SPEC));
+  const store = new PlantStore(config.maxPlants ?? DEFAULT_MAX_PLANTS);
+  const tokens = config.tokens !== undefined && config.tokens.length > 0 ? config.tokens : [DEV_TOKEN];
+  const handle = createCore(contract, store, { tokens, cors: { origins: config.corsOrigins ?? ["*"] } });
+  const http: HttpOptions = { ...DEFAULT_HTTP_OPTIONS, ...stripUndefined(config) };
+  const running = await startHttpServer(handle, http);
+  return { ...running, store, contract };
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
