@@ -9,7 +9,7 @@ export function parseFlags<O extends Options>(argv: string[], options: O, allowP
     return parseArgs({ args: argv, options, strict: true, allowPositionals });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    throw new KitError("PS_USAGE", `${message.split("\n")[0]} (see --help)`);
+    throw new KitError("PS_USAGE", `${message.split("\n").join(" ")} (see --help)`);
   }
 }
 

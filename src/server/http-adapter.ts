@@ -42,12 +42,15 @@ export async function startHttpServer(handle: (request: CoreRequest) => WireResp
     headersTimeout: options.headersTimeoutMs,
     requestTimeout: options.requestTimeoutMs,
     keepAliveTimeout: 5_000,
+    // Node checks the two timeouts above only this often (30 s by default), too coarse for them.
+    connectionsCheckingInterval: Math.max(100, Math.min(1_000, options.headersTimeoutMs / 2)),
   });
+  let closing = false;
   const send = (req: IncomingMessage, res: ServerResponse, started: bigint, answer: WireResponse, close = false): void => {
     const write = (): void => {
       if (res.writableEnded || res.destroyed) return;
       const length = { "content-length": String(Buffer.byteLength(answer.body)) };
-      res.writeHead(answer.status, close ? { ...answer.headers, ...length, connection: "close" } : { ...answer.headers, ...length });
+      res.writeHead(answer.status, close || closing ? { ...answer.headers, ...length, connection: "close" } : { ...answer.headers, ...length });
       res.end(answer.body);
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       options.log?.(`${new Date().toISOString()} ${req.method} ${(req.url ?? "").split("?", 1)[0]} ${answer.status} ${ms.toFixed(1)}ms`);
@@ -121,6 +124,8 @@ export async function startHttpServer(handle: (request: CoreRequest) => WireResp
     server,
     close: (graceMs = 10_000) =>
       new Promise<void>((resolve) => {
+        // Answers sent from now on close their connection, so keep-alive sockets end with them.
+        closing = true;
         const force = setTimeout(() => server.closeAllConnections(), graceMs);
         force.unref();
         server.close(() => {

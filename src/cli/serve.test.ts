@@ -1,0 +1,82 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { afterEach, describe, expect, it } from "vitest";
+import { runCli, spawnCli, type Spawned } from "../../test/process.js";
+
+const sh = promisify(execFile);
+let running: Spawned | undefined;
+afterEach(async () => {
+  if (running && running.child.exitCode === null) {
+    running.child.kill("SIGKILL");
+    await running.exited;
+  }
+  running = undefined;
+});
+
+describe("plantstore serve", () => {
+  it("prints a curl command that gets a 200, logs the request, and stops cleanly on SIGINT", async () => {
+    running = spawnCli(["serve", "--port", "0"]);
+    const [, url] = await running.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    const [curl] = await running.waitFor(/^ {2}curl .*$/m);
+    const { stdout } = await sh("sh", ["-c", `${curl.trim()} -w '\\n%{http_code}'`]);
+    expect(stdout.trim().split("\n").pop()).toBe("200");
+    expect(JSON.parse(stdout.trim().split("\n")[0]!)).toEqual({ name: "Boston fern", tag: "fern" });
+    await running.waitFor(/POST \/plants 200/);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    running.child.kill("SIGINT");
+    expect(await running.exited).toBe(0);
+    expect(running.stdout()).toContain("SIGINT received");
+    expect(running.stdout()).toContain("stopped");
+  });
+
+  it("never prints a token the user passed, on the command line or in the environment", async () => {
+    const secret = "s3cr3t-from-user-91d2";
+    running = spawnCli(["serve", "--port", "0", "--token", secret]);
+    const [, url] = await running.waitFor(/listening on (http:\/\/\S+)/);
+    await running.waitFor(/curl .*PLANTSTORE_TOKEN/);
+    const res = await fetch(`${url}/plants`, { method: "POST", headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" }, body: '{"id":1,"name":"a"}' });
+    expect(res.status).toBe(200);
+    const bad = await fetch(`${url}/plants`, { method: "POST", headers: { authorization: "Bearer plantstore-dev-token", "content-type": "application/json" }, body: '{"id":2,"name":"a"}' });
+    expect(bad.status).toBe(401);
+    running.child.kill("SIGTERM");
+    expect(await running.exited).toBe(0);
+    expect(running.stdout() + running.stderr()).not.toContain(secret);
+
+    const fromEnv = spawnCli(["serve", "--port", "0"], { PLANTSTORE_TOKENS: `${secret},other` });
+    running = fromEnv;
+    await fromEnv.waitFor(/PLANTSTORE_TOKEN/);
+    fromEnv.child.kill("SIGTERM");
+    await fromEnv.exited;
+    expect(fromEnv.stdout() + fromEnv.stderr()).not.toContain(secret);
+    expect(fromEnv.stdout()).toContain("2 token(s)");
+  });
+
+  it.each([
+    [["serve", "--port", "abc"], /--port must be an integer from 0 to 65535, got "abc"/],
+    [["serve", "--prot", "1"], /--prot/],
+    [["serve", "--max-body=-1"], /--max-body must be an integer/],
+    [["serve", "--max-body", "-1"], /--max-body.*--max-body=-XYZ/],
+    [["nope"], /unknown command "nope"/],
+  ])("%j exits 2 naming the problem", async (args, message) => {
+    const r = await runCli(args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+  });
+
+  it("exits 2 with a clear message when the port is taken", async () => {
+    running = spawnCli(["serve", "--port", "0"]);
+    const [, port] = await running.waitFor(/listening on http:\/\/127\.0\.0\.1:(\d+)/);
+    const r = await runCli(["serve", "--port", port!]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("address is in use");
+  });
+
+  it("--help describes the flags and exits 0", async () => {
+    const r = await runCli(["serve", "--help"]);
+    expect(r.code).toBe(0);
+    for (const flag of ["--host", "--port", "--token", "--cors-origin", "--max-plants", "--max-body", "--delay"]) expect(r.stdout).toContain(flag);
+    const top = await runCli(["--help"]);
+    expect(top.code).toBe(0);
+    expect(top.stdout).toContain("conformance");
+  });
+});

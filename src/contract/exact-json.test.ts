@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import { canonicalInteger, parseJsonExact } from "./exact-json.js";
+
+const idOf = (text: string): string | undefined => {
+  const r = parseJsonExact(text);
+  if (!r.ok) throw new Error(r.message);
+  return canonicalInteger((r.value as { id: unknown }).id, r.exact.get("/id"));
+};
+
+describe("parseJsonExact", () => {
+  it.each([
+    ['{"id":0}', "0"],
+    ['{"id":-0}', "0"],
+    ['{"id":1.0}', "1"],
+    ['{"id":1e2}', "100"],
+    ['{"id":123456789012345}', "123456789012345"],
+    ['{"id":9007199254740992}', "9007199254740992"],
+    ['{"id":9007199254740993}', "9007199254740993"],
+    ['{"id":9223372036854775807}', "9223372036854775807"],
+    ['{"id":-9223372036854775808}', "-9223372036854775808"],
+    ['{"id":9223372036854775806}', "9223372036854775806"],
+    ['{"id":92233720368547758.07e2}', "9223372036854775807"],
+    ['{"id":9223372036854775807.000}', "9223372036854775807"],
+  ])("keeps %s exact as %s", (text, id) => {
+    expect(idOf(text)).toBe(id);
+  });
+
+  it.each([
+    ['{"id":1.5}'],
+    ['{"id":1.00000000000000001}'],
+    ['{"id":9007199254740993.5}'],
+    ['{"id":1e-400}'],
+  ])("knows %s is not an integer", (text) => {
+    expect(idOf(text)).toBeUndefined();
+    const r = parseJsonExact(text);
+    expect(r.ok && Number.isInteger((r.value as { id: number }).id)).toBe(false);
+  });
+
+  it("records exact values by JSON pointer, escaping ~ and /", () => {
+    const r = parseJsonExact('{"a/b":{"c~d":[1,12345678901234567890]}}');
+    expect(r.ok).toBe(true);
+    if (r.ok) expect(r.exact.get("/a~1b/c~0d/1")?.integer).toBe(12345678901234567890n);
+  });
+
+  it("leaves numbers inside strings alone", () => {
+    const r = parseJsonExact('{"name":"12345678901234567890 and 1e5"}');
+    expect(r.ok && (r.value as { name: string }).name).toBe("12345678901234567890 and 1e5");
+  });
+
+  it("handles a text that is a single big number", () => {
+    const r = parseJsonExact("18446744073709551616");
+    expect(r.ok && r.exact.get("")?.integer).toBe(18446744073709551616n);
+  });
+
+  it.each(["", "{", '{"id":}', "01", '{"id":1}x', "[1,]", "\u00ff"])("reports a syntax error for %j without throwing", (text) => {
+    const r = parseJsonExact(text);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.message.length).toBeGreaterThan(0);
+  });
+
+  it("does not compute astronomically large exponents", () => {
+    const r = parseJsonExact('{"id":1e1000000000}');
+    expect(r.ok && r.exact.get("/id")).toMatchObject({ isInteger: true, integer: undefined });
+  });
+
+  it("parses deep nesting with a big number without overflowing the stack", () => {
+    const depth = 50_000;
+    const r = parseJsonExact("[".repeat(depth) + "12345678901234567890" + "]".repeat(depth));
+    expect(r.ok).toBe(true);
+    if (r.ok) expect(r.exact.size).toBe(1);
+  });
+
+  it("keeps a __proto__ key as plain data", () => {
+    const r = parseJsonExact('{"__proto__":{"polluted":12345678901234567890}}');
+    expect(r.ok).toBe(true);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    if (r.ok) expect(Object.getPrototypeOf(r.value)).toBe(Object.prototype);
+  });
+});

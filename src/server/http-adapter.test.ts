@@ -1,0 +1,118 @@
+import { connect } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { jsonHeaders, kitContract, TOKEN } from "../../test/helpers.js";
+import { startReferenceServer, type ReferenceServer } from "./index.js";
+
+const contract = await kitContract();
+let server: ReferenceServer | undefined;
+afterEach(async () => {
+  await server?.close(100);
+  server = undefined;
+});
+
+const start = async (config: Parameters<typeof startReferenceServer>[0] = {}): Promise<ReferenceServer> => {
+  server = await startReferenceServer({ contract, port: 0, tokens: [TOKEN], ...config });
+  return server;
+};
+
+/** Sends raw bytes and collects everything the server writes until it closes or goes quiet. */
+function raw(port: number, payload: string | Buffer, quietMs = 3_000): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect(port, "127.0.0.1");
+    const chunks: Buffer[] = [];
+    let timer = setTimeout(() => socket.destroy(), quietMs);
+    socket.on("data", (c) => {
+      chunks.push(c);
+      clearTimeout(timer);
+      timer = setTimeout(() => socket.destroy(), 300);
+    });
+    socket.on("error", () => undefined);
+    socket.on("close", () => {
+      clearTimeout(timer);
+      resolve(Buffer.concat(chunks).toString("utf8"));
+    });
+    socket.write(payload);
+  });
+}
+
+const bodyOf = (response: string): any => JSON.parse(response.slice(response.indexOf("\r\n\r\n") + 4));
+
+describe("the reference server over real HTTP", () => {
+  it("creates a plant: 200, application/json, exact Content-Length, one log line without the token", async () => {
+    const lines: string[] = [];
+    const s = await start({ log: (l) => lines.push(l) });
+    const res = await fetch(`${s.url}/plants?secret=q`, { method: "POST", headers: jsonHeaders(), body: '{"id":9223372036854775807,"name":"Fern 🌿"}' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/json");
+    const text = await res.text();
+    expect(res.headers.get("content-length")).toBe(String(Buffer.byteLength(text)));
+    expect(JSON.parse(text)).toEqual({ name: "Fern 🌿" });
+    expect(s.store.get("9223372036854775807")).toEqual({ name: "Fern 🌿" });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/ POST \/plants 200 \d+\.\dms$/);
+    expect(lines.join("\n")).not.toContain(TOKEN);
+    expect(lines.join("\n")).not.toContain("secret");
+  });
+
+  it("refuses a declared oversized body with 413 before reading it, and closes", async () => {
+    const s = await start({ maxBodyBytes: 100 });
+    const response = await raw(s.port, `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 5000000\r\n\r\n{"id":1`);
+    expect(response).toMatch(/^HTTP\/1.1 413 /);
+    expect(response.toLowerCase()).toContain("connection: close");
+    expect(bodyOf(response)).toMatchObject({ error: 413, code: "PS_BODY_TOO_LARGE" });
+    expect(s.store.size).toBe(0);
+  });
+
+  it("refuses a chunked body once it passes the limit", async () => {
+    const s = await start({ maxBodyBytes: 100 });
+    const chunk = "x".repeat(80);
+    const chunked = `50\r\n${chunk}\r\n50\r\n${chunk}\r\n`;
+    const response = await raw(s.port, `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${chunked}`);
+    expect(response).toMatch(/^HTTP\/1.1 413 /);
+    expect(bodyOf(response).code).toBe("PS_BODY_TOO_LARGE");
+  });
+
+  it("answers malformed HTTP with a JSON 400", async () => {
+    const s = await start();
+    const response = await raw(s.port, "THIS IS NOT HTTP\r\n\r\n");
+    expect(response).toMatch(/^HTTP\/1.1 400 /);
+    expect(bodyOf(response)).toMatchObject({ error: 400, code: "PS_MALFORMED_HTTP" });
+  });
+
+  it("answers oversized headers with a JSON 431", async () => {
+    const s = await start();
+    const response = await raw(s.port, `POST /plants HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(70_000)}\r\n\r\n`);
+    expect(response).toMatch(/^HTTP\/1.1 431 /);
+    expect(bodyOf(response).code).toBe("PS_HEADERS_TOO_LARGE");
+  });
+
+  it("times out a client that sends its headers too slowly (slow loris) with a JSON 408", async () => {
+    const s = await start({ headersTimeoutMs: 300, requestTimeoutMs: 600 });
+    const response = await raw(s.port, "POST /plants HTTP/1.1\r\nHost: x\r\n", 5_000);
+    expect(response).toMatch(/^HTTP\/1.1 408 /);
+    expect(bodyOf(response).code).toBe("PS_REQUEST_TIMEOUT");
+  });
+
+  it("answers a CORS preflight from a browser origin", async () => {
+    const s = await start();
+    const res = await fetch(`${s.url}/plants`, {
+      method: "OPTIONS",
+      headers: { origin: "http://app.test", "access-control-request-method": "POST", "access-control-request-headers": "authorization,content-type" },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    expect(res.headers.get("access-control-allow-headers")).toContain("authorization");
+  });
+
+  it("lets a request in flight finish during a graceful shutdown", async () => {
+    const s = await start({ delayMs: 300 });
+    const inFlight = fetch(`${s.url}/plants`, { method: "POST", headers: jsonHeaders(), body: '{"id":1,"name":"a"}' });
+    await new Promise((r) => setTimeout(r, 50));
+    const closed = s.close(5_000);
+    const res = await inFlight;
+    expect(res.status).toBe(200);
+    await closed;
+    server = undefined;
+    await expect(fetch(`${s.url}/plants`, { method: "POST" })).rejects.toThrow();
+  });
+});
