@@ -1,0 +1,41 @@
+import { readFileSync } from "node:fs";
+import { KitError } from "../src/errors.js";
+
+/** A known deviation of a target: a finding of this check on this fixture is expected. */
+export interface KnownDeviation {
+  readonly fixture: string;
+  readonly check: string;
+  readonly reason?: string;
+}
+
+export interface Baseline {
+  readonly description?: string;
+  readonly deviations: readonly KnownDeviation[];
+}
+
+/** Reads a baseline file; every problem names the file and the field. */
+export function loadBaseline(file: string): Baseline {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new KitError("PS_FILE_UNREADABLE", `--baseline ${file}: ${(error as Error).message}`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new KitError("PS_BASELINE_INVALID", `${file}: not JSON: ${(error as Error).message}`);
+  }
+  const deviations = (data as { deviations?: unknown }).deviations;
+  if (typeof data !== "object" || data === null || !Array.isArray(deviations)) throw new KitError("PS_BASELINE_INVALID", `${file}: field /deviations must be an array`);
+  deviations.forEach((d: unknown, i) => {
+    const o = d as Record<string, unknown>;
+    if (typeof o !== "object" || o === null || typeof o.fixture !== "string" || typeof o.check !== "string") {
+      throw new KitError("PS_BASELINE_INVALID", `${file}: field /deviations/${i} needs string "fixture" and "check"`);
+    }
+  });
+  return data as Baseline;
+}
+
+export const baselineKey = (fixture: string, check: string): string => `${fixture}\u0000${check}`;

@@ -1,0 +1,272 @@
+import type { CompiledOperation } from "../src/contract/index.js";
+import { describeViolation, matchMediaType, parseJsonExact } from "../src/contract/index.js";
+import type { Expectation } from "./fixtures.js";
+import type { ExchangeResult } from "./http-client.js";
+
+/** How a finding counts: a failure breaks the contract; a warning breaks it only with --strict; a note informs. */
+export type Severity = "failure" | "warning" | "note";
+
+export interface Finding {
+  /** The stable id of the check that made it. */
+  readonly check: CheckId;
+  readonly severity: Severity;
+  readonly message: string;
+  readonly expected: string;
+  readonly received: string;
+  /** Where the rule comes from: a JSON pointer into the spec, or an RFC section. */
+  readonly rule: string;
+}
+
+export interface CheckContext {
+  readonly operation: CompiledOperation;
+  /** The spec's location, to prefix JSON pointers in rules. */
+  readonly specSource: string;
+  readonly expect: Expectation;
+  readonly result: ExchangeResult;
+  /** Statuses the earlier steps of the same case received (undefined where none came). */
+  readonly earlierStatuses: readonly (number | undefined)[];
+}
+
+export const CHECK_IDS = [
+  "response.received",
+  "status.no-5xx",
+  "response.media-type",
+  "response.json",
+  "response.schema",
+  "valid.accepted",
+  "invalid.rejected",
+  "auth.rejected",
+  "auth.challenge",
+  "duplicate.answer",
+  "status.expected",
+  "status.undocumented",
+] as const;
+export type CheckId = (typeof CHECK_IDS)[number];
+
+export interface Check {
+  readonly id: CheckId;
+  /** One sentence: the rule the check enforces, as the README lists it. */
+  readonly summary: string;
+  run(ctx: CheckContext): Finding[];
+}
+
+const ref = (ctx: CheckContext, pointer: string): string => `${ctx.specSource}#${pointer}`;
+const statusOf = (ctx: CheckContext): number | undefined => (ctx.result.ok ? ctx.result.response.status : undefined);
+const classOf = (status: number): number => Math.floor(status / 100);
+const finding = (check: CheckId, severity: Severity, message: string, expected: string, received: string, rule: string): Finding => ({
+  check,
+  severity,
+  message,
+  expected,
+  received,
+  rule,
+});
+/** The severity an expectation check uses: the fixture may lower a rule that comes from an RFC to a warning. */
+const expectationSeverity = (ctx: CheckContext): Severity => ctx.expect.severity ?? "failure";
+
+/** Statuses the operation documents in the 2xx class, for messages. */
+function documentedSuccess(op: CompiledOperation): string[] {
+  return [...op.responses.keys()].filter((s) => s.startsWith("2"));
+}
+
+function received(ctx: CheckContext): string {
+  if (!ctx.result.ok) return ctx.result.failure.message;
+  const r = ctx.result.response;
+  return `${r.status}${r.headers["content-type"] === undefined ? "" : ` ${r.headers["content-type"]}`}`;
+}
+
+export const CHECKS: readonly Check[] = [
+  {
+    id: "response.received",
+    summary: "The target answers with a complete, well-formed HTTP response within the timeout and the read cap.",
+    run(ctx) {
+      if (ctx.result.ok || ctx.result.failure.kind === "unreachable" || ctx.result.failure.kind === "tls") return [];
+      return [finding("response.received", "failure", `no usable answer: ${ctx.result.failure.kind}`, "a complete HTTP/1.1 response", ctx.result.failure.message, "RFC 9112 (HTTP/1.1 message syntax)")];
+    },
+  },
+  {
+    id: "status.no-5xx",
+    summary: "No request, valid or not, gets a 5xx: the contract documents none.",
+    run(ctx) {
+      const s = statusOf(ctx);
+      if (s === undefined || classOf(s) !== 5) return [];
+      return [finding("status.no-5xx", "failure", `server error ${s}`, "no 5xx status", received(ctx), ref(ctx, `${ctx.operation.pointer}/responses`))];
+    },
+  },
+  {
+    id: "response.media-type",
+    summary: "A documented status comes with one of its documented media types (parameters such as charset allowed).",
+    run(ctx) {
+      const doc = documented(ctx);
+      if (doc === undefined || doc.response.content.size === 0) return [];
+      const contentType = doc.received.headers["content-type"];
+      if (matchMediaType(doc.response.content, contentType) !== undefined) return [];
+      return [
+        finding(
+          "response.media-type",
+          "failure",
+          `status ${doc.received.status} is documented with ${[...doc.response.content.keys()].join(", ")}, but the answer's Content-Type is ${contentType ?? "missing"}`,
+          [...doc.response.content.keys()].join(" or "),
+          contentType ?? "(no Content-Type)",
+          ref(ctx, `${doc.response.pointer}/content`),
+        ),
+      ];
+    },
+  },
+  {
+    id: "response.json",
+    summary: "A documented JSON body is UTF-8 JSON (parsed exactly, without losing precision).",
+    run(ctx) {
+      const body = documentedJsonBody(ctx);
+      if (body === undefined || body.ok) return [];
+      return [finding("response.json", "failure", `the body is not JSON: ${body.message}`, "a JSON body", preview(documented(ctx)?.received.body), ref(ctx, body.pointer))];
+    },
+  },
+  {
+    id: "response.schema",
+    summary: "A documented body validates against its schema, formats included (int32 and int64 ranges exactly).",
+    run(ctx) {
+      const body = documentedJsonBody(ctx);
+      if (body === undefined || !body.ok) return [];
+      const violations = body.entry.validate(body.value);
+      if (violations.length === 0) return [];
+      return violations.map((v) =>
+        finding("response.schema", "failure", `the ${documented(ctx)?.received.status} body breaks its schema: ${describeViolation(v)}`, v.message, preview(documented(ctx)?.received.body), ref(ctx, `${body.entry.pointer}/schema`)),
+      );
+    },
+  },
+  {
+    id: "valid.accepted",
+    summary: "A valid request with valid credentials gets the documented success status (for createPlant: 200 with a Plant).",
+    run(ctx) {
+      const s = statusOf(ctx);
+      if (ctx.expect.kind !== "valid" || s === undefined) return [];
+      const success = documentedSuccess(ctx.operation);
+      const ok = classOf(s) === 2 && (success.length === 0 || ctx.operation.responseFor(s)?.status.startsWith("2") === true);
+      if (ok) return [];
+      const from = ctx.expect.existingAnswerFrom;
+      const repeated = from === undefined ? undefined : ctx.earlierStatuses[from];
+      if (repeated !== undefined && classOf(repeated) === 4 && s === repeated) {
+        return [
+          finding("valid.accepted", "note", `got ${s}, the target's answer to a repeated id: this fixed id already existed (from an earlier run), which the contract allows`, success.join(" or ") || "2xx", received(ctx), ref(ctx, ctx.operation.pointer)),
+        ];
+      }
+      const also = repeated !== undefined && classOf(repeated) === 4 ? ` (nor ${repeated}, the target's answer to a repeated id, which would mean the id already existed)` : "";
+      const severity = classOf(s) === 5 ? "note" : expectationSeverity(ctx);
+      if (severity === "note") return []; // status.no-5xx reports it
+      return [
+        finding(
+          "valid.accepted",
+          severity,
+          `a valid request got ${s}${also}`,
+          success.length === 0 ? "a 2xx status" : success.join(" or "),
+          received(ctx),
+          ref(ctx, `${ctx.operation.pointer}/responses/${success[0] ?? ""}`),
+        ),
+      ];
+    },
+  },
+  {
+    id: "invalid.rejected",
+    summary: "A request the spec rejects (body or media type) gets a 4xx.",
+    run(ctx) {
+      const s = statusOf(ctx);
+      if (ctx.expect.kind !== "invalid" || s === undefined || classOf(s) === 4 || classOf(s) === 5) return [];
+      return [finding("invalid.rejected", expectationSeverity(ctx), `a request the spec rejects got ${s}`, "a 4xx status", received(ctx), ref(ctx, ctx.operation.requestBody?.pointer ?? ctx.operation.pointer))];
+    },
+  },
+  {
+    id: "auth.rejected",
+    summary: "A request without valid credentials never gets a 2xx.",
+    run(ctx) {
+      const s = statusOf(ctx);
+      if (ctx.expect.kind !== "unauthorised" || s === undefined || classOf(s) !== 2) return [];
+      return [finding("auth.rejected", expectationSeverity(ctx), `a request without valid credentials got ${s}`, "not 2xx (nor 5xx)", received(ctx), ref(ctx, ctx.operation.pointerOfSecurity))];
+    },
+  },
+  {
+    id: "auth.challenge",
+    summary: "A 401 carries WWW-Authenticate (RFC 9110 section 15.5.2); a warning, as the rule is HTTP's, not the contract's.",
+    run(ctx) {
+      if (!ctx.result.ok || ctx.result.response.status !== 401 || ctx.result.response.headers["www-authenticate"] !== undefined) return [];
+      return [finding("auth.challenge", "warning", "a 401 without WWW-Authenticate", "a WWW-Authenticate header naming the Bearer scheme", "no WWW-Authenticate header", "RFC 9110 section 15.5.2; RFC 6750 section 3")];
+    },
+  },
+  {
+    id: "duplicate.answer",
+    summary: "A create with an id that already exists gets 2xx or 4xx; the contract leaves the choice open.",
+    run(ctx) {
+      const s = statusOf(ctx);
+      if (ctx.expect.kind !== "duplicate" || s === undefined || classOf(s) === 2 || classOf(s) === 4 || classOf(s) === 5) return [];
+      return [finding("duplicate.answer", expectationSeverity(ctx), `a repeated id got ${s}`, "2xx or 4xx", received(ctx), ref(ctx, ctx.operation.pointer))];
+    },
+  },
+  {
+    id: "status.expected",
+    summary: "Where a fixture names an exact status, the answer has it.",
+    run(ctx) {
+      const s = statusOf(ctx);
+      if (ctx.expect.status === undefined || s === undefined || s === ctx.expect.status) return [];
+      return [finding("status.expected", expectationSeverity(ctx), `expected status ${ctx.expect.status}, got ${s}`, String(ctx.expect.status), received(ctx), "the fixture's expect.status")];
+    },
+  },
+  {
+    id: "status.undocumented",
+    summary: "A status the operation does not document is a warning, except a 4xx where the contract is silent (credentials, repeated ids, conditions for errors), which is a note.",
+    run(ctx) {
+      const s = statusOf(ctx);
+      if (s === undefined || ctx.operation.responseFor(s) !== undefined || classOf(s) === 5) return [];
+      const from = ctx.expect.existingAnswerFrom;
+      const existed = from !== undefined && ctx.earlierStatuses[from] === s;
+      const silent = classOf(s) === 4 && (ctx.expect.kind !== "valid" || existed);
+      const where = ref(ctx, `${ctx.operation.pointer}/responses`);
+      if (silent) {
+        return [finding("status.undocumented", "note", `${s} is not documented; the contract leaves this answer open, so it is not a failure`, `a status of ${[...ctx.operation.responses.keys()].join(", ")} or any 4xx`, received(ctx), where)];
+      }
+      return [finding("status.undocumented", "warning", `${s} is not documented for this operation`, [...ctx.operation.responses.keys()].join(" or "), received(ctx), where)];
+    },
+  },
+];
+
+function documented(ctx: CheckContext) {
+  if (!ctx.result.ok) return undefined;
+  const response = ctx.operation.responseFor(ctx.result.response.status);
+  return response === undefined ? undefined : { response, received: ctx.result.response };
+}
+
+type JsonBody =
+  | { ok: true; value: unknown; entry: NonNullable<ReturnType<typeof matchMediaType<import("../src/contract/index.js").MediaTypeEntry>>>["value"] }
+  | { ok: false; message: string; pointer: string };
+
+/** The parsed body of a documented JSON response whose media type matched; undefined when not applicable. */
+function documentedJsonBody(ctx: CheckContext): JsonBody | undefined {
+  const doc = documented(ctx);
+  if (doc === undefined) return undefined;
+  const match = matchMediaType(doc.response.content, doc.received.headers["content-type"]);
+  if (match === undefined || !match.value.hasSchema || !/json/i.test(match.key)) return undefined;
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(doc.received.body);
+  } catch {
+    return { ok: false, message: "not UTF-8", pointer: match.value.pointer };
+  }
+  const parsed = parseJsonExact(text);
+  if (!parsed.ok) return { ok: false, message: parsed.message, pointer: match.value.pointer };
+  return { ok: true, value: parsed.value, entry: match.value };
+}
+
+/** The start of a body, for evidence: at most 500 characters. */
+export function preview(body: Buffer | undefined): string {
+  if (body === undefined || body.length === 0) return "(empty body)";
+  const text = body.toString("utf8");
+  return text.length > 500 ? `${text.slice(0, 500)}... (${body.length} bytes)` : text;
+}
+
+const EXPECTATION_CHECKS = new Set<CheckId>(["valid.accepted", "invalid.rejected", "auth.rejected", "duplicate.answer", "status.expected"]);
+
+/** Runs every check on one exchange; an undocumented status already failed by an expectation is not reported twice. */
+export function judge(ctx: CheckContext, only?: (id: CheckId) => boolean): Finding[] {
+  const findings = CHECKS.filter((c) => only === undefined || only(c.id)).flatMap((c) => c.run(ctx));
+  const statusFailed = findings.some((f) => EXPECTATION_CHECKS.has(f.check) && f.severity !== "note");
+  return statusFailed ? findings.filter((f) => f.check !== "status.undocumented") : findings;
+}

@@ -1,0 +1,153 @@
+import { readFileSync } from "node:fs";
+import { connect as netConnect } from "node:net";
+import { connect as tlsConnect } from "node:tls";
+import { Agent, request } from "undici";
+import { KitError } from "../src/errors.js";
+import type { PreparedRequest } from "./fixtures.js";
+
+export interface ClientOptions {
+  /** Time allowed for one whole exchange, connect to last body byte. */
+  readonly timeoutMs: number;
+  /** Response bodies are read up to this many bytes; more is a failure of the target. */
+  readonly maxResponseBytes: number;
+  /** PEM file of a CA to trust for an https target. */
+  readonly caFile?: string;
+  /** Accept any certificate (private test servers only). */
+  readonly insecure?: boolean;
+}
+
+export interface ReceivedResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Buffer;
+}
+
+/** Why an exchange produced no usable answer. `unreachable` means the harness could not run. */
+export type TransportFailureKind = "unreachable" | "timeout" | "reset" | "malformed-http" | "length-mismatch" | "too-large" | "tls";
+
+export interface TransportFailure {
+  readonly kind: TransportFailureKind;
+  readonly message: string;
+}
+
+export type ExchangeResult =
+  | { readonly ok: true; readonly response: ReceivedResponse; readonly durationMs: number }
+  | { readonly ok: false; readonly failure: TransportFailure; readonly durationMs: number };
+
+export interface HttpClient {
+  exchange(base: URL, prepared: PreparedRequest): Promise<ExchangeResult>;
+  /** Opens a connection to the target, to tell "not there" apart from "answers wrongly" before a run. */
+  probe(base: URL): Promise<TransportFailure | undefined>;
+  close(): Promise<void>;
+}
+
+/** An undici client with every bound a broken target could break: time, size, redirects (none). */
+export function createHttpClient(options: ClientOptions): HttpClient {
+  let ca: Buffer | undefined;
+  if (options.caFile !== undefined) {
+    try {
+      ca = readFileSync(options.caFile);
+    } catch (error) {
+      throw new KitError("PS_FILE_UNREADABLE", `--ca ${options.caFile}: ${(error as Error).message}`);
+    }
+  }
+  const agent = new Agent({
+    connect: { timeout: options.timeoutMs, ...(ca === undefined ? {} : { ca }), rejectUnauthorized: options.insecure !== true },
+    headersTimeout: options.timeoutMs,
+    bodyTimeout: options.timeoutMs,
+    keepAliveTimeout: 1_000,
+    pipelining: 1,
+  });
+
+  async function exchange(base: URL, prepared: PreparedRequest): Promise<ExchangeResult> {
+    const started = performance.now();
+    const url = joinUrl(base, prepared.path);
+    const signal = AbortSignal.timeout(options.timeoutMs);
+    try {
+      const res = await request(url, {
+        method: prepared.method as "POST",
+        headers: prepared.headers,
+        body: prepared.body,
+        dispatcher: agent,
+        signal,
+      });
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of res.body) {
+        size += (chunk as Buffer).length;
+        if (size > options.maxResponseBytes) {
+          res.body.destroy();
+          return fail("too-large", `the body passed the read cap of ${options.maxResponseBytes} bytes; reading stopped`, started);
+        }
+        chunks.push(chunk as Buffer);
+      }
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : v;
+      return { ok: true, response: { status: res.statusCode, headers, body: Buffer.concat(chunks, size) }, durationMs: performance.now() - started };
+    } catch (error) {
+      const f = classify(error, options.timeoutMs, signal.aborted);
+      return fail(f.kind, f.message, started);
+    }
+  }
+
+  return {
+    exchange,
+    probe: (base) => probeConnection(base, options.timeoutMs, ca, options.insecure === true),
+    close: () => agent.destroy(),
+  };
+}
+
+function fail(kind: TransportFailureKind, message: string, started: number): ExchangeResult {
+  return { ok: false, failure: { kind, message }, durationMs: performance.now() - started };
+}
+
+/** The target's URL with the operation's path appended to its base path. */
+export function joinUrl(base: URL, path: string): string {
+  return base.href.replace(/\/+$/, "") + path;
+}
+
+const UNREACHABLE = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL"]);
+
+/** Sorts a transport error by its code (never by its message text). */
+function classify(error: unknown, timeoutMs: number, aborted: boolean): TransportFailure {
+  const e = error as { code?: string; name?: string; message?: string; cause?: { code?: string; message?: string } };
+  const code = e.code ?? e.cause?.code ?? "";
+  const detail = `${code === "" ? "" : `${code}: `}${e.message ?? e.cause?.message ?? String(error)}`;
+  if (UNREACHABLE.has(code)) return { kind: "unreachable", message: `could not connect (${detail})` };
+  if (code.startsWith("ERR_TLS") || code.startsWith("CERT_") || code.includes("SELF_SIGNED") || code === "UNABLE_TO_VERIFY_LEAF_SIGNATURE" || code === "ERR_SSL_WRONG_VERSION_NUMBER") {
+    return { kind: "tls", message: `TLS failed (${detail}); trust the target's CA with --ca FILE, or use --insecure for a private test server` };
+  }
+  if (aborted || code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT" || code === "UND_ERR_CONNECT_TIMEOUT" || e.name === "TimeoutError" || e.name === "AbortError") {
+    return { kind: "timeout", message: `no complete answer within ${timeoutMs} ms (${detail})` };
+  }
+  if (code === "UND_ERR_RES_CONTENT_LENGTH_MISMATCH") return { kind: "length-mismatch", message: `the body's length differs from its Content-Length (${detail})` };
+  if (code.startsWith("HPE_") || e.name === "HTTPParserError") return { kind: "malformed-http", message: `the answer is not valid HTTP/1.1 (${detail})` };
+  if (code === "UND_ERR_SOCKET" || code === "ECONNRESET" || code === "EPIPE" || code === "UND_ERR_CLOSED") {
+    return { kind: "reset", message: `the connection closed before a complete answer (${detail})` };
+  }
+  return { kind: "reset", message: `the exchange failed (${detail})` };
+}
+
+/** Opens (and closes) one TCP or TLS connection; undefined when the target is there. */
+function probeConnection(base: URL, timeoutMs: number, ca: Buffer | undefined, insecure: boolean): Promise<TransportFailure | undefined> {
+  return new Promise((resolve) => {
+    const https = base.protocol === "https:";
+    const host = base.hostname.replace(/^\[|\]$/g, "");
+    const port = Number(base.port || (https ? 443 : 80));
+    const socket = https
+      ? tlsConnect({ host, port, servername: /^[\d.:]+$/.test(host) ? undefined : host, ca, rejectUnauthorized: !insecure })
+      : netConnect({ host, port });
+    const done = (failure: TransportFailure | undefined): void => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(failure);
+    };
+    // A target that accepts no connection within the timeout cannot be judged either.
+    const timer = setTimeout(() => done({ kind: "unreachable", message: `no connection within ${timeoutMs} ms` }), timeoutMs);
+    socket.once(https ? "secureConnect" : "connect", () => done(undefined));
+    socket.once("error", (error) => {
+      const f = classify(error, timeoutMs, false);
+      done(f.kind === "tls" ? f : { kind: "unreachable", message: f.message.startsWith("could not connect") ? f.message : `could not connect (${f.message})` });
+    });
+  });
+}

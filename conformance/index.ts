@@ -1,0 +1,12 @@
+export { runConformance, RUN_DEFAULTS } from "./run.js";
+export type { RunOptions, RunEvent, RunSummary, CaseResult, StepResult, ReportedFinding, Outcome } from "./run.js";
+export { CHECKS, CHECK_IDS, judge } from "./checks.js";
+export type { Check, CheckId, Finding, Severity } from "./checks.js";
+export { loadFixtures, loadFixture, prepareRequest, requestProblems } from "./fixtures.js";
+export type { Fixture, FixtureStep, Expectation, PreparedRequest } from "./fixtures.js";
+export { loadBaseline } from "./baseline.js";
+export type { Baseline, KnownDeviation } from "./baseline.js";
+export { consoleReporter, summaryLines } from "./reporters/console.js";
+export { jsonReport } from "./reporters/json.js";
+export { junitReport } from "./reporters/junit.js";
+export { createRedactor, MASK } from "./redact.js";

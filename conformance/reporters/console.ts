@@ -1,0 +1,60 @@
+import type { CaseResult, ReportedFinding, RunEvent, RunSummary } from "../run.js";
+
+export interface ConsoleOptions {
+  readonly color: boolean;
+  /** Print notes and request/response evidence of passing cases too. */
+  readonly verbose: boolean;
+}
+
+const paint = (on: boolean, code: string) => (s: string): string => (on ? `\u001b[${code}m${s}\u001b[0m` : s);
+
+/** A line per case, failures with expected/received/rule/curl, and a summary. */
+export function consoleReporter(write: (line: string) => void, options: ConsoleOptions): (event: RunEvent) => void {
+  const red = paint(options.color, "31");
+  const green = paint(options.color, "32");
+  const yellow = paint(options.color, "33");
+  const dim = paint(options.color, "2");
+  const mark: Record<CaseResult["outcome"], string> = { pass: green("PASS "), fail: red("FAIL "), known: yellow("KNOWN"), error: red("ERROR") };
+  const sev = (f: ReportedFinding): string =>
+    f.known ? yellow(`known ${f.severity}`) : f.severity === "failure" ? red("failure") : f.severity === "warning" ? yellow(f.counts ? "warning (strict)" : "warning") : dim("note");
+
+  return (event) => {
+    switch (event.type) {
+      case "run-started":
+        write(`Conformance run: ${event.total} cases against ${event.target}`);
+        write(dim(`spec ${event.spec}, seed ${event.seed} (replay with --seed ${event.seed})`));
+        return;
+      case "case-finished": {
+        const r = event.result;
+        const width = String(event.total).length;
+        write(`[${String(event.index + 1).padStart(width)}/${event.total}] ${mark[r.outcome]} ${r.fixture} ${dim(`(${r.durationMs.toFixed(0)} ms)`)}`);
+        if (r.error !== undefined) write(`    ${red("could not judge")}: ${r.error}`);
+        for (const step of r.steps) {
+          for (const f of step.findings) {
+            write(`    ${sev(f)} ${f.check}: ${f.message}`);
+            if (f.severity === "note" && !options.verbose) continue;
+            write(`      expected: ${f.expected}`);
+            write(`      received: ${f.received}`);
+            write(`      rule:     ${f.rule}`);
+          }
+          if (step.findings.some((f) => f.counts || f.known) || options.verbose) write(`      reproduce (step ${step.index + 1}): ${step.curl}`);
+        }
+        return;
+      }
+      case "run-finished":
+        for (const line of summaryLines(event.summary)) write(line);
+        return;
+    }
+  };
+}
+
+export function summaryLines(s: RunSummary): string[] {
+  const lines = [
+    "",
+    `${s.total} cases: ${s.passed} passed, ${s.failed} failed, ${s.known} known deviations, ${s.errors} errors`,
+    `findings: ${s.failures} failures, ${s.warnings} warnings${s.strict ? " (counted: --strict)" : ""}, ${s.notes} notes; ${(s.durationMs / 1000).toFixed(2)} s`,
+  ];
+  for (const stale of s.staleBaseline) lines.push(`baseline entry did not occur (fixed? remove it): ${stale.fixture} ${stale.check}`);
+  lines.push(s.exitCode === 0 ? "verdict: PASS (exit 0)" : s.exitCode === 1 ? "verdict: FAIL, the target breaks the contract (exit 1)" : "verdict: ERROR, the run could not judge every case (exit 2)");
+  return lines;
+}

@@ -1,0 +1,46 @@
+import type { CaseResult, RunSummary } from "../run.js";
+
+const xml = (s: string): string =>
+  // Characters XML 1.0 cannot carry at all are dropped; the rest is escaped.
+  s
+    .replace(/[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu, "\ufffd")
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&apos;");
+
+/**
+ * JUnit XML as Jenkins, GitLab and GitHub's test reporters read it: a test case per fixture,
+ * `failure` for counted findings, `error` where the harness could not judge, `skipped` for
+ * deviations known to the baseline.
+ */
+export function junitReport(summary: RunSummary, results: readonly CaseResult[]): string {
+  const seconds = (ms: number): string => (ms / 1000).toFixed(3);
+  const cases = results.map((r) => {
+    const findings = r.steps.flatMap((s) => s.findings.map((f) => ({ f, curl: s.curl, step: s.index + 1 })));
+    const detail = (list: typeof findings): string =>
+      list.map(({ f, curl, step }) => `step ${step}: [${f.severity}] ${f.check}: ${f.message}\nexpected: ${f.expected}\nreceived: ${f.received}\nrule: ${f.rule}\nreproduce: ${curl}`).join("\n\n");
+    const counted = findings.filter((x) => x.f.counts);
+    const known = findings.filter((x) => x.f.known);
+    const notes = findings.filter((x) => !x.f.counts && !x.f.known);
+    let body = "";
+    if (r.outcome === "error") body += `<error message="${xml(r.error ?? "could not judge")}" type="harness-error"/>`;
+    else if (counted.length > 0) {
+      body += `<failure message="${xml(counted.map((x) => `${x.f.check}: ${x.f.message}`).join("; "))}" type="${xml(counted[0]!.f.check)}">${xml(detail(counted))}</failure>`;
+    } else if (r.outcome === "known") body += `<skipped message="${xml(`known deviation (baseline): ${known.map((x) => x.f.check).join(", ")}`)}"/>`;
+    if (notes.length > 0 || known.length > 0) body += `<system-out>${xml(detail([...known, ...notes]))}</system-out>`;
+    return `    <testcase classname="${xml(r.operation)}" name="${xml(r.fixture)}" file="${xml(r.file)}" time="${seconds(r.durationMs)}">${body}</testcase>`;
+  });
+  const attrs = `tests="${summary.total}" failures="${summary.failed}" errors="${summary.errors}" skipped="${summary.known}" time="${seconds(summary.durationMs)}"`;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="plantstore conformance" ${attrs}>`,
+    `  <testsuite name="${xml(`conformance ${summary.target}`)}" ${attrs}>`,
+    `    <properties><property name="seed" value="${xml(summary.seed)}"/><property name="spec" value="${xml(summary.spec)}"/><property name="target" value="${xml(summary.target)}"/></properties>`,
+    ...cases,
+    "  </testsuite>",
+    "</testsuites>",
+    "",
+  ].join("\n");
+}

@@ -1,0 +1,290 @@
+import { randomBytes } from "node:crypto";
+import { isAbsolute, relative } from "node:path";
+import { loadContract, type Contract } from "../src/contract/index.js";
+import { KitError } from "../src/errors.js";
+import { DEFAULT_FIXTURES, DEFAULT_SPEC } from "../src/paths.js";
+import { baselineKey, type Baseline } from "./baseline.js";
+import { CHECK_IDS, judge, preview, type CheckId, type Finding } from "./checks.js";
+import { curlFor } from "./curl.js";
+import { loadFixtures, prepareRequest, type Fixture, type PreparedRequest } from "./fixtures.js";
+import { Random, randomSeed } from "./fresh.js";
+import { createHttpClient, joinUrl, type ExchangeResult } from "./http-client.js";
+import { createRedactor, type Redactor } from "./redact.js";
+
+export interface RunOptions {
+  readonly target: string;
+  readonly token: string;
+  readonly spec?: string;
+  readonly fixtures?: string;
+  /** A contract already loaded (the spec is then not read again). */
+  readonly contract?: Contract;
+  readonly timeoutMs?: number;
+  readonly concurrency?: number;
+  readonly maxResponseBytes?: number;
+  /** Fixture or check ids (`*` matches any run of characters) to run alone, or to leave out. */
+  readonly only?: readonly string[];
+  readonly skip?: readonly string[];
+  /** Warnings count as failures. */
+  readonly strict?: boolean;
+  readonly baseline?: Baseline;
+  readonly seed?: bigint;
+  readonly caFile?: string;
+  readonly insecure?: boolean;
+  /** After this many timeouts in a row the target is taken as stopped, and the rest is not sent. */
+  readonly timeoutsBeforeGivingUp?: number;
+}
+
+export const RUN_DEFAULTS = { timeoutMs: 5_000, concurrency: 4, maxResponseBytes: 4 * 1024 * 1024, timeoutsBeforeGivingUp: 3 } as const;
+
+export type Outcome = "pass" | "fail" | "known" | "error";
+
+/** A finding as reported: counted or not, known to the baseline or not. */
+export interface ReportedFinding extends Finding {
+  /** Listed in the baseline: shown, but not counted. */
+  readonly known: boolean;
+  /** Counts toward exit code 1: a failure, or a warning under --strict, not known. */
+  readonly counts: boolean;
+}
+
+export interface StepResult {
+  readonly index: number;
+  readonly request: { readonly method: string; readonly url: string; readonly headers: Readonly<Record<string, string>>; readonly body: string };
+  readonly response: { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: string } | undefined;
+  readonly transportFailure: string | undefined;
+  readonly durationMs: number;
+  readonly findings: readonly ReportedFinding[];
+  /** A command that sends the same request again; the token appears as $PLANTSTORE_TOKEN. */
+  readonly curl: string;
+}
+
+export interface CaseResult {
+  readonly fixture: string;
+  readonly description: string;
+  readonly file: string;
+  readonly operation: string;
+  readonly outcome: Outcome;
+  readonly steps: readonly StepResult[];
+  /** Why the case is an error (the harness could not judge it), when it is one. */
+  readonly error: string | undefined;
+  readonly durationMs: number;
+}
+
+export interface RunSummary {
+  readonly target: string;
+  readonly spec: string;
+  readonly seed: string;
+  readonly total: number;
+  readonly passed: number;
+  readonly failed: number;
+  readonly known: number;
+  readonly errors: number;
+  readonly failures: number;
+  readonly warnings: number;
+  readonly notes: number;
+  /** Baseline entries that did not occur: the deviation may be fixed. */
+  readonly staleBaseline: readonly { fixture: string; check: string }[];
+  readonly strict: boolean;
+  readonly durationMs: number;
+  /** 0: no counted findings; 1: counted findings; 2: the run could not be completed. */
+  readonly exitCode: 0 | 1 | 2;
+}
+
+export type RunEvent =
+  | { readonly type: "run-started"; readonly target: string; readonly spec: string; readonly seed: string; readonly total: number }
+  | { readonly type: "case-finished"; readonly result: CaseResult; readonly index: number; readonly total: number }
+  | { readonly type: "run-finished"; readonly summary: RunSummary; readonly results: readonly CaseResult[] };
+
+/**
+ * Replays fixtures against a target and judges each answer by the spec. Problems that stop the run
+ * from starting (bad spec, bad fixture, bad flag, unreachable target) throw a KitError; everything
+ * the target does is a result. Events come in a stable order (fixture file order), whatever the
+ * concurrency.
+ */
+export async function runConformance(options: RunOptions, onEvent: (event: RunEvent) => void = () => undefined): Promise<{ summary: RunSummary; results: CaseResult[] }> {
+  const started = performance.now();
+  const base = parseTarget(options.target);
+  const contract = options.contract ?? (await loadContract(options.spec ?? DEFAULT_SPEC));
+  const all = loadFixtures(options.fixtures ?? DEFAULT_FIXTURES, contract);
+  const { fixtures, checkFilter } = select(all, options.only ?? [], options.skip ?? []);
+  const seed = options.seed ?? randomSeed();
+  const redact = createRedactor([options.token]);
+  const specSource = shortPath(contract.source);
+  const targetShown = redact(displayUrl(base));
+  const timeoutMs = options.timeoutMs ?? RUN_DEFAULTS.timeoutMs;
+  const client = createHttpClient({ timeoutMs, maxResponseBytes: options.maxResponseBytes ?? RUN_DEFAULTS.maxResponseBytes, caFile: options.caFile, insecure: options.insecure });
+  try {
+    const unreachable = await client.probe(base);
+    if (unreachable !== undefined) throw new KitError("PS_TARGET_UNREACHABLE", `${targetShown}: ${unreachable.message}`);
+    onEvent({ type: "run-started", target: targetShown, spec: contract.source, seed: seed.toString(), total: fixtures.length });
+
+    const random = new Random(seed);
+    // Each case draws from its own stream, so its values do not depend on the order cases finish in.
+    const streams = fixtures.map(() => new Random(random.next64()));
+    const secrets = { token: options.token, wrongToken: `wrong-${randomBytes(12).toString("hex")}` };
+    const known = new Set((options.baseline?.deviations ?? []).map((d) => baselineKey(d.fixture, d.check)));
+    const strict = options.strict === true;
+    const giveUpAfter = options.timeoutsBeforeGivingUp ?? RUN_DEFAULTS.timeoutsBeforeGivingUp;
+    let timeoutsInARow = 0;
+
+    const runCase = async (fixture: Fixture, i: number): Promise<CaseResult> => {
+      const caseStarted = performance.now();
+      const fresh = new Map<string, bigint | string>();
+      const steps: StepResult[] = [];
+      const statuses: (number | undefined)[] = [];
+      let error: string | undefined;
+      for (let s = 0; s < fixture.steps.length; s++) {
+        const step = fixture.steps[s]!;
+        const prepared = prepareRequest(fixture, s, fresh, streams[i]!, secrets);
+        let result: ExchangeResult;
+        if (timeoutsInARow >= giveUpAfter) {
+          result = { ok: false, failure: { kind: "timeout", message: `not sent: the target answered none of the last ${timeoutsInARow} requests within ${timeoutMs} ms` }, durationMs: 0 };
+        } else {
+          result = await client.exchange(base, prepared);
+          if (!result.ok && result.failure.kind === "timeout") timeoutsInARow++;
+          else timeoutsInARow = 0;
+        }
+        const findings = judge({ operation: fixture.operation, specSource, expect: step.expect, result, earlierStatuses: statuses }, checkFilter).map(
+          (f): ReportedFinding => {
+            const isKnown = known.has(baselineKey(fixture.id, f.check));
+            return { ...redactFinding(f, redact), known: isKnown, counts: !isKnown && (f.severity === "failure" || (strict && f.severity === "warning")) };
+          },
+        );
+        statuses.push(result.ok ? result.response.status : undefined);
+        steps.push(stepResult(s, base, prepared, result, findings, options.token, redact));
+        if (!result.ok) {
+          if (result.failure.kind === "unreachable" || result.failure.kind === "tls") error = redact(result.failure.message);
+          break; // later steps build on this one
+        }
+      }
+      const findings = steps.flatMap((st) => st.findings);
+      const outcome: Outcome =
+        error !== undefined ? "error" : findings.some((f) => f.counts) ? "fail" : findings.some((f) => f.known && (f.severity === "failure" || f.severity === "warning")) ? "known" : "pass";
+      return { fixture: fixture.id, description: fixture.description, file: fixture.file, operation: fixture.operationId, outcome, steps, error, durationMs: performance.now() - caseStarted };
+    };
+
+    const results = await runOrdered(fixtures, Math.max(1, options.concurrency ?? RUN_DEFAULTS.concurrency), runCase, (result, index) =>
+      onEvent({ type: "case-finished", result, index, total: fixtures.length }),
+    );
+
+    const ran = new Set(fixtures.map((f) => f.id));
+    const seen = new Set(results.flatMap((r) => r.steps.flatMap((s) => s.findings.filter((f) => f.known).map((f) => baselineKey(r.fixture, f.check)))));
+    const staleBaseline = (options.baseline?.deviations ?? []).filter((d) => ran.has(d.fixture) && !seen.has(baselineKey(d.fixture, d.check))).map(({ fixture, check }) => ({ fixture, check }));
+    const findings = results.flatMap((r) => r.steps.flatMap((s) => s.findings));
+    const count = (o: Outcome): number => results.filter((r) => r.outcome === o).length;
+    const summary: RunSummary = {
+      target: targetShown,
+      spec: contract.source,
+      seed: seed.toString(),
+      total: results.length,
+      passed: count("pass"),
+      failed: count("fail"),
+      known: count("known"),
+      errors: count("error"),
+      failures: findings.filter((f) => f.severity === "failure").length,
+      warnings: findings.filter((f) => f.severity === "warning").length,
+      notes: findings.filter((f) => f.severity === "note").length,
+      staleBaseline,
+      strict,
+      durationMs: performance.now() - started,
+      exitCode: count("error") > 0 ? 2 : count("fail") > 0 ? 1 : 0,
+    };
+    onEvent({ type: "run-finished", summary, results });
+    return { summary, results };
+  } finally {
+    await client.close();
+  }
+}
+
+/** Runs tasks with bounded concurrency and hands results on in input order. */
+async function runOrdered<T, R>(items: readonly T[], concurrency: number, task: (item: T, index: number) => Promise<R>, onResult: (r: R, index: number) => void): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  const done: boolean[] = new Array(items.length).fill(false);
+  let nextToStart = 0;
+  let nextToEmit = 0;
+  const worker = async (): Promise<void> => {
+    while (nextToStart < items.length) {
+      const i = nextToStart++;
+      results[i] = await task(items[i] as T, i);
+      done[i] = true;
+      while (nextToEmit < items.length && done[nextToEmit]) {
+        onResult(results[nextToEmit] as R, nextToEmit);
+        nextToEmit++;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+  return results;
+}
+
+function stepResult(index: number, base: URL, prepared: PreparedRequest, result: ExchangeResult, findings: ReportedFinding[], token: string, redact: Redactor): StepResult {
+  const maskHeaders = (h: Readonly<Record<string, string>>): Record<string, string> => Object.fromEntries(Object.entries(h).map(([k, v]) => [k, redact(v)]));
+  return {
+    index,
+    request: { method: prepared.method, url: redact(joinUrl(base, prepared.path)), headers: maskHeaders(prepared.headers), body: redact(preview(prepared.body)) },
+    response: result.ok ? { status: result.response.status, headers: maskHeaders(result.response.headers), body: redact(preview(result.response.body)) } : undefined,
+    transportFailure: result.ok ? undefined : redact(result.failure.message),
+    durationMs: result.durationMs,
+    findings,
+    curl: redact(curlFor(base, prepared, token)),
+  };
+}
+
+function redactFinding(f: Finding, redact: Redactor): Finding {
+  return { ...f, message: redact(f.message), expected: redact(f.expected), received: redact(f.received) };
+}
+
+/** A file path relative to the working folder when that is shorter, for readable rules. */
+function shortPath(source: string): string {
+  if (!isAbsolute(source)) return source;
+  const rel = relative(process.cwd(), source);
+  return rel.length < source.length ? rel : source;
+}
+
+function parseTarget(target: string): URL {
+  let url: URL;
+  try {
+    url = new URL(target);
+  } catch {
+    throw new KitError("PS_USAGE", `--target ${JSON.stringify(target)} is not a URL (for example http://127.0.0.1:4010)`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new KitError("PS_USAGE", `--target must be http or https, got ${url.protocol}`);
+  url.search = "";
+  url.hash = "";
+  return url;
+}
+
+/** The target as shown in reports: without any user:password part. */
+function displayUrl(url: URL): string {
+  const u = new URL(url.href);
+  u.username = "";
+  u.password = "";
+  return u.href.replace(/\/$/, "");
+}
+
+const toRegex = (pattern: string): RegExp => new RegExp(`^${pattern.split("*").map((p) => p.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`);
+
+/** Applies --only/--skip: each pattern names fixtures or checks; one that names neither is a usage error. */
+function select(all: Fixture[], only: readonly string[], skip: readonly string[]): { fixtures: Fixture[]; checkFilter: ((id: CheckId) => boolean) | undefined } {
+  const classify = (flag: string, patterns: readonly string[]) => {
+    const fixtureRes: RegExp[] = [];
+    const checkRes: RegExp[] = [];
+    for (const p of patterns) {
+      const re = toRegex(p);
+      const f = all.some((x) => re.test(x.id));
+      const c = CHECK_IDS.some((id) => re.test(id));
+      if (!f && !c) throw new KitError("PS_USAGE", `--${flag} ${JSON.stringify(p)} matches no fixture id and no check id`);
+      if (f) fixtureRes.push(re);
+      if (c) checkRes.push(re);
+    }
+    return { fixtureRes, checkRes };
+  };
+  const o = classify("only", only);
+  const s = classify("skip", skip);
+  const fixtures = all.filter((f) => (o.fixtureRes.length === 0 || o.fixtureRes.some((re) => re.test(f.id))) && !s.fixtureRes.some((re) => re.test(f.id)));
+  if (fixtures.length === 0) throw new KitError("PS_USAGE", "--only/--skip leave no fixture to run");
+  const checkFilter =
+    o.checkRes.length === 0 && s.checkRes.length === 0
+      ? undefined
+      : (id: CheckId) => (o.checkRes.length === 0 || o.checkRes.some((re) => re.test(id))) && !s.checkRes.some((re) => re.test(id));
+  return { fixtures, checkFilter };
+}

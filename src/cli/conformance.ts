@@ -1,0 +1,144 @@
+import { resolve } from "node:path";
+import {
+  consoleReporter,
+  createRedactor,
+  jsonReport,
+  junitReport,
+  loadBaseline,
+  RUN_DEFAULTS,
+  runConformance,
+  type RunEvent,
+  type RunSummary,
+} from "../../conformance/index.js";
+import { writeFileAtomic } from "../../conformance/reporters/files.js";
+import { KitError } from "../errors.js";
+import { DEFAULT_FIXTURES, DEFAULT_SPEC } from "../paths.js";
+import { envList, integerFlag, parseFlags } from "./args.js";
+import type { Io } from "./io.js";
+
+export const CONFORMANCE_HELP = `Usage: plantstore conformance --target URL [--token TOKEN] [options]
+
+Replays the fixtures against a running server and judges every answer by the spec.
+
+Target and credentials:
+  --target URL              base URL of the server under test, http or https, may carry a base path
+                            (env PLANTSTORE_TARGET)
+  --token TOKEN             the bearer token to send (env PLANTSTORE_TOKEN, preferred: a flag is
+                            visible in the process list). Never printed: output shows [REDACTED],
+                            curl commands use $PLANTSTORE_TOKEN.
+  --ca FILE                 trust this CA (PEM) for an https target
+  --insecure                accept any certificate (private test servers only)
+
+What to run:
+  --spec FILE               OpenAPI 3.0/3.1 document (default: the kit's spec/openapi.yaml)
+  --fixtures DIR            folder of fixture files (default: the kit's fixtures/)
+  --only ID[,ID...]         run only these fixture ids or check ids (* is a wildcard); repeatable
+  --skip ID[,ID...]         leave out these fixture ids or check ids; repeatable
+  --seed N                  replay the fresh values of an earlier run (its seed is printed)
+
+Verdict and reports:
+  --strict                  warnings count as failures
+  --baseline FILE           known deviations: reported, but not counted in the exit code
+  --write-baseline FILE     write this run's counted and known findings as a baseline
+  --report FORMAT=FILE      write a report: json=FILE or junit=FILE; repeatable
+  --verbose                 show notes and evidence of passing cases too
+
+Limits:
+  --timeout MS              time for one exchange, connect to last byte (default ${RUN_DEFAULTS.timeoutMs})
+  --concurrency N           cases in parallel; results stay in fixture order (default ${RUN_DEFAULTS.concurrency})
+  --max-response-bytes N    read at most this much of a body; more is a failure (default ${RUN_DEFAULTS.maxResponseBytes})
+
+Exit codes: 0 no violations; 1 violations found; 2 could not run (bad flag, spec, fixture or
+baseline; target unreachable; a case that could not be judged).`;
+
+/** `plantstore conformance`: a thin shell over runConformance and the reporters. */
+export async function conformance(argv: string[], io: Io): Promise<number> {
+  const { values } = parseFlags(argv, {
+    target: { type: "string" },
+    token: { type: "string" },
+    spec: { type: "string" },
+    fixtures: { type: "string" },
+    only: { type: "string", multiple: true },
+    skip: { type: "string", multiple: true },
+    seed: { type: "string" },
+    strict: { type: "boolean" },
+    baseline: { type: "string" },
+    "write-baseline": { type: "string" },
+    report: { type: "string", multiple: true },
+    verbose: { type: "boolean" },
+    timeout: { type: "string" },
+    concurrency: { type: "string" },
+    "max-response-bytes": { type: "string" },
+    ca: { type: "string" },
+    insecure: { type: "boolean" },
+    help: { type: "boolean", short: "h" },
+  });
+  if (values.help) {
+    io.out(CONFORMANCE_HELP);
+    return 0;
+  }
+  const target = values.target ?? io.env.PLANTSTORE_TARGET;
+  if (target === undefined || target === "") throw new KitError("PS_USAGE", "--target URL is required (or set PLANTSTORE_TARGET)");
+  const token = values.token ?? io.env.PLANTSTORE_TOKEN;
+  if (token === undefined || token === "") throw new KitError("PS_USAGE", "--token is required (or set PLANTSTORE_TOKEN)");
+  const reports = (values.report ?? []).map(parseReportFlag);
+  if (values.seed !== undefined && !/^\d+$/.test(values.seed)) throw new KitError("PS_USAGE", `--seed must be a non-negative integer, got ${JSON.stringify(values.seed)}`);
+
+  const redact = createRedactor([token]);
+  const out = (line: string): void => io.out(redact(line));
+  const color = io.isTty && io.env.NO_COLOR === undefined;
+  const onConsole = consoleReporter(out, { color, verbose: values.verbose === true });
+  let finished: { summary: RunSummary; results: Parameters<typeof jsonReport>[1] } | undefined;
+  const onEvent = (event: RunEvent): void => {
+    onConsole(event);
+    if (event.type === "run-finished") finished = { summary: event.summary, results: event.results };
+  };
+
+  try {
+    await runConformance(
+      {
+        target,
+        token,
+        spec: values.spec === undefined ? DEFAULT_SPEC : resolve(values.spec),
+        fixtures: values.fixtures === undefined ? DEFAULT_FIXTURES : resolve(values.fixtures),
+        only: (values.only ?? []).flatMap((v) => envList(v)),
+        skip: (values.skip ?? []).flatMap((v) => envList(v)),
+        seed: values.seed === undefined ? undefined : BigInt(values.seed),
+        strict: values.strict === true,
+        baseline: values.baseline === undefined ? undefined : loadBaseline(values.baseline),
+        timeoutMs: integerFlag("timeout", values.timeout, RUN_DEFAULTS.timeoutMs, 1, 600_000),
+        concurrency: integerFlag("concurrency", values.concurrency, RUN_DEFAULTS.concurrency, 1, 256),
+        maxResponseBytes: integerFlag("max-response-bytes", values["max-response-bytes"], RUN_DEFAULTS.maxResponseBytes, 1, 2 ** 31),
+        caFile: values.ca,
+        insecure: values.insecure === true,
+      },
+      onEvent,
+    );
+  } catch (error) {
+    // Reports still say why the run could not be judged, so CI shows the reason where it looks.
+    if (error instanceof KitError) for (const r of reports) writeFileAtomic(r.file, redact(errorReport(r.format, error)));
+    throw error;
+  }
+  const { summary, results } = finished as NonNullable<typeof finished>;
+  for (const r of reports) writeFileAtomic(r.file, redact(r.format === "json" ? jsonReport(summary, results) : junitReport(summary, results)));
+  if (values["write-baseline"] !== undefined) {
+    const deviations = results.flatMap((r) =>
+      [...new Map(r.steps.flatMap((s) => s.findings.filter((f) => f.counts || f.known).map((f) => [f.check, { fixture: r.fixture, check: f.check, reason: f.message }] as const))).values()],
+    );
+    writeFileAtomic(values["write-baseline"], redact(JSON.stringify({ description: `known deviations of ${summary.target}`, deviations }, null, 2) + "\n"));
+    out(`baseline with ${deviations.length} deviations written to ${values["write-baseline"]}`);
+  }
+  return summary.exitCode;
+}
+
+function parseReportFlag(value: string): { format: "json" | "junit"; file: string } {
+  const m = /^(json|junit)=(.+)$/.exec(value);
+  if (m === null) throw new KitError("PS_USAGE", `--report ${JSON.stringify(value)} must be json=FILE or junit=FILE`);
+  return { format: m[1] as "json" | "junit", file: resolve(m[2] as string) };
+}
+
+function errorReport(format: "json" | "junit", error: KitError): string {
+  if (format === "json") return JSON.stringify({ tool: "plantstore-kit conformance", format: 1, error: { code: error.code, message: error.message } }, null, 2) + "\n";
+  const msg = `${error.code}: ${error.message}`.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="plantstore conformance" tests="1" failures="0" errors="1">\n  <testsuite name="conformance" tests="1" failures="0" errors="1">\n    <testcase classname="conformance" name="run"><error message="${msg}" type="${error.code}"/></testcase>\n  </testsuite>\n</testsuites>\n`;
+}
