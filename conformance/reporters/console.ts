@@ -37,7 +37,7 @@ export function consoleReporter(write: (line: string) => void, options: ConsoleO
             write(`      received: ${f.received}`);
             write(`      rule:     ${f.rule}`);
           }
-          if (step.findings.some((f) => f.counts || f.known) || options.verbose) write(`      reproduce (step ${step.index + 1}): ${step.curl}`);
+          if (step.findings.some((f) => f.counts || f.known) || options.verbose) write(`      reproduce (step ${step.index + 1}): ${clip(step.curl)}`);
         }
         return;
       }
@@ -57,4 +57,9 @@ export function summaryLines(s: RunSummary): string[] {
   for (const stale of s.staleBaseline) lines.push(`baseline entry did not occur (fixed? remove it): ${stale.fixture} ${stale.check}`);
   lines.push(s.exitCode === 0 ? "verdict: PASS (exit 0)" : s.exitCode === 1 ? "verdict: FAIL, the target breaks the contract (exit 1)" : "verdict: ERROR, the run could not judge every case (exit 2)");
   return lines;
+}
+
+/** Long commands (a 100,000-character name) are cut on the console; reports keep them whole. */
+function clip(command: string): string {
+  return command.length <= 2_000 ? command : `${command.slice(0, 2_000)}... (${command.length} characters; the whole command is in the JSON and JUnit reports)`;
 }
