@@ -1,0 +1,79 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Contract } from "../src/contract/index.js";
+import { createCore, PlantStore, type CoreRequest, type WireResponse } from "../src/server/index.js";
+import { TOKEN } from "./helpers.js";
+
+/** What a variant does instead of the reference answer: a different answer, or misbehaviour on the wire. */
+export type Override =
+  | WireResponse
+  | { readonly wire: "hang" }
+  | { readonly wire: "reset" }
+  | { readonly wire: "short-body"; readonly answer: WireResponse }
+  | { readonly wire: "raw"; readonly bytes: string };
+
+/** A variant of the reference server: returns undefined to let the reference answer. */
+export type Variant = (request: CoreRequest, body: any, reference: () => WireResponse, as: (r: CoreRequest) => WireResponse) => Override | undefined;
+
+export interface VariantServer {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** Parses a request body as plain JSON (lossy, as a careless server would); undefined when it is not JSON. */
+export function lossyJson(body: Uint8Array): unknown {
+  try {
+    return JSON.parse(Buffer.from(body).toString("utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Starts the reference core behind a variant on 127.0.0.1, port 0. */
+export async function startVariant(contract: Contract, variant: Variant): Promise<VariantServer> {
+  const core = createCore(contract, new PlantStore(1_000_000), { tokens: [TOKEN], cors: { origins: ["*"] } });
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const request: CoreRequest = { method: req.method ?? "GET", url: req.url ?? "/", headers: req.headers, body: Buffer.concat(chunks) };
+      const override = variant(request, lossyJson(request.body), () => core(request), core) ?? core(request);
+      if ("wire" in override) {
+        switch (override.wire) {
+          case "hang":
+            return;
+          case "reset":
+            req.socket.destroy();
+            return;
+          case "short-body":
+            res.writeHead(override.answer.status, { ...override.answer.headers, "content-length": String(Buffer.byteLength(override.answer.body) + 50) });
+            res.write(override.answer.body);
+            setTimeout(() => req.socket.destroy(), 20);
+            return;
+          case "raw":
+            req.socket.end(override.bytes);
+            return;
+        }
+      }
+      res.writeHead(override.status, override.headers);
+      res.end(override.body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A JSON answer, for variants. */
+export const json = (status: number, body: unknown, headers: Record<string, string> = {}): WireResponse => ({
+  status,
+  headers: { "content-type": "application/json", ...headers },
+  body: typeof body === "string" ? body : JSON.stringify(body),
+});
