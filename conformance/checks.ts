@@ -69,10 +69,12 @@ function documentedSuccess(op: CompiledOperation): string[] {
   return [...op.responses.keys()].filter((s) => s.startsWith("2"));
 }
 
+/** The evidence: status, media type and the start of the body. */
 function received(ctx: CheckContext): string {
   if (!ctx.result.ok) return ctx.result.failure.message;
   const r = ctx.result.response;
-  return `${r.status}${r.headers["content-type"] === undefined ? "" : ` ${r.headers["content-type"]}`}`;
+  const body = r.body.length === 0 ? "" : `: ${preview(r.body, 200)}`;
+  return `${r.status}${r.headers["content-type"] === undefined ? "" : ` ${r.headers["content-type"]}`}${body}`;
 }
 
 export const CHECKS: readonly Check[] = [
@@ -255,11 +257,11 @@ function documentedJsonBody(ctx: CheckContext): JsonBody | undefined {
   return { ok: true, value: parsed.value, entry: match.value };
 }
 
-/** The start of a body, for evidence: at most 500 characters. */
-export function preview(body: Buffer | undefined): string {
+/** The start of a body, for evidence. */
+export function preview(body: Buffer | undefined, max = 500): string {
   if (body === undefined || body.length === 0) return "(empty body)";
   const text = body.toString("utf8");
-  return text.length > 500 ? `${text.slice(0, 500)}... (${body.length} bytes)` : text;
+  return text.length > max ? `${text.slice(0, max)}... (${body.length} bytes)` : text;
 }
 
 const EXPECTATION_CHECKS = new Set<CheckId>(["valid.accepted", "invalid.rejected", "auth.rejected", "duplicate.answer", "status.expected"]);

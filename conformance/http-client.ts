@@ -110,8 +110,9 @@ const UNREACHABLE = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNR
 
 /** Sorts a transport error by its code (never by its message text). */
 function classify(error: unknown, timeoutMs: number, aborted: boolean): TransportFailure {
-  const e = error as { code?: string; name?: string; message?: string; cause?: { code?: string; message?: string } };
-  const code = e.code ?? e.cause?.code ?? "";
+  const e = error as { code?: unknown; name?: string; message?: string; cause?: { code?: unknown; message?: string } };
+  // A DOMException's code is a number; only string codes (Node's and undici's) name a cause.
+  const code = typeof e.code === "string" ? e.code : typeof e.cause?.code === "string" ? e.cause.code : "";
   const detail = `${code === "" ? "" : `${code}: `}${e.message ?? e.cause?.message ?? String(error)}`;
   if (UNREACHABLE.has(code)) return { kind: "unreachable", message: `could not connect (${detail})` };
   if (code.startsWith("ERR_TLS") || code.startsWith("CERT_") || code.includes("SELF_SIGNED") || code === "UNABLE_TO_VERIFY_LEAF_SIGNATURE" || code === "ERR_SSL_WRONG_VERSION_NUMBER") {

@@ -162,7 +162,19 @@ export async function runConformance(options: RunOptions, onEvent: (event: RunEv
       return { fixture: fixture.id, description: fixture.description, file: fixture.file, operation: fixture.operationId, outcome, steps, error, durationMs: performance.now() - caseStarted };
     };
 
-    const results = await runOrdered(fixtures, Math.max(1, options.concurrency ?? RUN_DEFAULTS.concurrency), runCase, (result, index) =>
+    // A bug of the harness in one case makes that case an error, never a crash of the run.
+    const guardedCase = (fixture: Fixture, i: number): Promise<CaseResult> =>
+      runCase(fixture, i).catch((error: unknown) => ({
+        fixture: fixture.id,
+        description: fixture.description,
+        file: fixture.file,
+        operation: fixture.operationId,
+        outcome: "error" as const,
+        steps: [],
+        error: redact(`the harness failed on this case: ${error instanceof Error ? error.message : String(error)}`),
+        durationMs: 0,
+      }));
+    const results = await runOrdered(fixtures, Math.max(1, options.concurrency ?? RUN_DEFAULTS.concurrency), guardedCase, (result, index) =>
       onEvent({ type: "case-finished", result, index, total: fixtures.length }),
     );
 

@@ -30,8 +30,8 @@ export function lossyJson(body: Uint8Array): unknown {
 }
 
 /** Starts the reference core behind a variant on 127.0.0.1, port 0. */
-export async function startVariant(contract: Contract, variant: Variant): Promise<VariantServer> {
-  const core = createCore(contract, new PlantStore(1_000_000), { tokens: [TOKEN], cors: { origins: ["*"] } });
+export async function startVariant(contract: Contract, variant: Variant, tokens: readonly string[] = [TOKEN]): Promise<VariantServer> {
+  const core = createCore(contract, new PlantStore(1_000_000), { tokens, cors: { origins: ["*"] } });
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));

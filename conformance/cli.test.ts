@@ -1,0 +1,135 @@
+import { createServer as createNetServer, type Server as NetServer, type Socket } from "node:net";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { XMLParser } from "fast-xml-parser";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startReferenceServer, type ReferenceServer } from "../src/server/index.js";
+import { kitContract } from "../test/helpers.js";
+import { runCli } from "../test/process.js";
+import { startVariant } from "../test/variant-server.js";
+
+// A token that must never appear in any output; it is what the reference server accepts here.
+const SECRET = "tok-Secr3t-8c1f0e77ab";
+const contract = await kitContract();
+let server: ReferenceServer;
+const dir = mkdtempSync(join(tmpdir(), "plantstore-conformance-"));
+
+beforeAll(async () => {
+  server = await startReferenceServer({ contract, port: 0, tokens: [SECRET] });
+});
+afterAll(async () => {
+  await server.close(100);
+});
+
+const everything = (r: { stdout: string; stderr: string }, ...files: string[]): string => [r.stdout, r.stderr, ...files.map((f) => readFileSync(f, "utf8"))].join("\n");
+
+describe("plantstore conformance against the reference server", () => {
+  it("passes every case, twice in a row against the same server, with JSON and JUnit reports that parse", async () => {
+    for (const round of [1, 2]) {
+      const json = join(dir, `run${round}.json`);
+      const junit = join(dir, `run${round}.xml`);
+      const r = await runCli(["conformance", "--target", server.url, "--report", `json=${json}`, "--report", `junit=${junit}`], { PLANTSTORE_TOKEN: SECRET });
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      const report = JSON.parse(readFileSync(json, "utf8"));
+      expect(report.summary.total).toBeGreaterThanOrEqual(40);
+      expect(report.summary.passed).toBe(report.summary.total);
+      const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "" }).parse(readFileSync(junit, "utf8"));
+      const suite = xml.testsuites.testsuite;
+      expect(Number(suite.tests)).toBe(report.summary.total);
+      expect(Number(suite.failures)).toBe(0);
+      expect(suite.testcase).toHaveLength(report.summary.total);
+      expect(everything(r, json, junit)).not.toContain(SECRET);
+      expect(r.stdout).toContain("verdict: PASS (exit 0)");
+    }
+  });
+
+  it("exits 1 against a faulty server, with the rule, the evidence and a curl command, and no token anywhere", async () => {
+    // Echoes the Authorization header back in its Error, as a careless server might.
+    const faulty = await startVariant(contract, (r, _b, reference) => {
+      const ref = reference();
+      return ref.status === 200 ? { status: 500, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: 500, message: `failed for ${String(r.headers.authorization)}` }) } : ref;
+    }, [SECRET]);
+    try {
+      const json = join(dir, "faulty.json");
+      const junit = join(dir, "faulty.xml");
+      const r = await runCli(["conformance", "--target", faulty.url, "--token", SECRET, "--only", "valid-basic", "--report", `json=${json}`, "--report", `junit=${junit}`]);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toContain("FAIL  valid-basic");
+      expect(r.stdout).toContain("failure status.no-5xx: server error 500");
+      expect(r.stdout).toMatch(/rule: +spec\/openapi\.yaml#\/paths\/~1plants\/post\/responses/);
+      expect(r.stdout).toContain('-H "authorization: Bearer $PLANTSTORE_TOKEN"');
+      expect(r.stdout).toContain("[REDACTED]");
+      const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "" }).parse(readFileSync(junit, "utf8"));
+      expect(xml.testsuites.testsuite.testcase.failure.type).toBe("status.no-5xx");
+      expect(everything(r, json, junit)).not.toContain(SECRET);
+    } finally {
+      await faulty.close();
+    }
+  });
+
+  it("exits 2 when nothing listens at the target, and says so in the reports", async () => {
+    const closed = await startReferenceServer({ contract, port: 0 });
+    const url = closed.url;
+    await closed.close(10);
+    const junit = join(dir, "unreachable.xml");
+    const r = await runCli(["conformance", "--target", url, "--report", `junit=${junit}`], { PLANTSTORE_TOKEN: SECRET });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("the target could not be reached");
+    expect(r.stderr).toContain("[PS_TARGET_UNREACHABLE]");
+    expect(readFileSync(junit, "utf8")).toContain('type="PS_TARGET_UNREACHABLE"');
+  });
+
+  it("ends a default run within 60 s against a target that accepts connections and never answers", async () => {
+    const sockets: Socket[] = [];
+    const silent: NetServer = createNetServer((s) => sockets.push(s));
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const port = (silent.address() as { port: number }).port;
+    try {
+      const started = Date.now();
+      const r = await runCli(["conformance", "--target", `http://127.0.0.1:${port}`], { PLANTSTORE_TOKEN: SECRET });
+      const seconds = (Date.now() - started) / 1000;
+      expect(r.code).toBe(1);
+      expect(r.stdout).toContain("no usable answer: timeout");
+      expect(r.stdout).toContain("not sent: the target answered none of the last");
+      expect(seconds).toBeLessThan(60);
+    } finally {
+      for (const s of sockets) s.destroy();
+      silent.close();
+    }
+  }, 70_000);
+
+  it.each([
+    [["conformance", "--token", "x"], "--target URL is required"],
+    [["conformance", "--target", "http://127.0.0.1:1"], "--token is required"],
+    [["conformance", "--target", "ftp://x", "--token", "x"], "--target must be http or https"],
+    [["conformance", "--target", "not a url", "--token", "x"], "is not a URL"],
+    [["conformance", "--target", "http://127.0.0.1:1", "--token", "x", "--report", "xml=out"], "must be json=FILE or junit=FILE"],
+    [["conformance", "--target", "http://127.0.0.1:1", "--token", "x", "--timeout", "0"], "--timeout must be an integer from 1"],
+    [["conformance", "--target", "http://127.0.0.1:1", "--token", "x", "--spec", "/nope.yaml"], "the OpenAPI document could not be read: /nope.yaml"],
+    [["conformance", "--target", "http://127.0.0.1:1", "--token", "x", "--bogus"], "--bogus"],
+  ])("%j exits 2: %s", async (args, message) => {
+    const r = await runCli(args, { PLANTSTORE_TOKEN: "" });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message);
+  });
+
+  it("exits 2 naming the file and field of a malformed fixture", async () => {
+    const fixtures = mkdtempSync(join(tmpdir(), "plantstore-fixtures-"));
+    writeFileSync(join(fixtures, "broken.json"), JSON.stringify({ id: "broken", description: "x", operation: "createPlant", steps: [{ request: {}, expect: { kind: "sometimes" } }] }));
+    const r = await runCli(["conformance", "--target", server.url, "--fixtures", fixtures], { PLANTSTORE_TOKEN: SECRET });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("broken.json");
+    expect(r.stderr).toContain("/steps/0/expect/kind");
+    expect(r.stderr).toContain("[PS_FIXTURE_INVALID]");
+  });
+
+  it("--help lists every flag and the exit codes", async () => {
+    const r = await runCli(["conformance", "--help"]);
+    expect(r.code).toBe(0);
+    for (const flag of ["--target", "--token", "--spec", "--fixtures", "--only", "--skip", "--seed", "--strict", "--baseline", "--write-baseline", "--report", "--timeout", "--concurrency", "--max-response-bytes", "--ca", "--insecure"]) {
+      expect(r.stdout).toContain(flag);
+    }
+    expect(r.stdout).toContain("Exit codes: 0");
+  });
+});
