@@ -99,7 +99,8 @@ export function loadFixture(file: string, contract: Contract): Fixture {
   const validate = fixtureValidator();
   if (!validate(parsed.value)) {
     const e = validate.errors?.[0];
-    const where = e === undefined ? "" : `${e.instancePath || "/"}${e.keyword === "required" ? `/${String((e.params as { missingProperty: string }).missingProperty)}` : ""}`;
+    const missing = e?.keyword === "required" ? `/${String((e.params as { missingProperty: string }).missingProperty)}` : "";
+    const where = e === undefined ? "/" : `${e.instancePath}${missing}` || "/";
     return fail(`field ${where}: ${e?.keyword === "required" ? "is required" : e?.message ?? "is invalid"}`);
   }
   for (const pointer of parsed.exact.keys()) {
