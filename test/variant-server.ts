@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import type { Contract } from "../src/contract/index.js";
 import { createCore, PlantStore, type CoreRequest, type WireResponse } from "../src/server/index.js";
@@ -30,9 +31,14 @@ export function lossyJson(body: Uint8Array): unknown {
 }
 
 /** Starts the reference core behind a variant on 127.0.0.1, port 0. */
-export async function startVariant(contract: Contract, variant: Variant, tokens: readonly string[] = [TOKEN]): Promise<VariantServer> {
+export async function startVariant(
+  contract: Contract,
+  variant: Variant,
+  tokens: readonly string[] = [TOKEN],
+  tls?: { key: Buffer; cert: Buffer },
+): Promise<VariantServer> {
   const core = createCore(contract, new PlantStore(1_000_000), { tokens, cors: { origins: ["*"] } });
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  const listener = (req: IncomingMessage, res: ServerResponse): void => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
@@ -58,11 +64,12 @@ export async function startVariant(contract: Contract, variant: Variant, tokens:
       res.writeHead(override.status, override.headers);
       res.end(override.body);
     });
-  });
+  };
+  const server = tls === undefined ? createServer(listener) : createHttpsServer(tls, listener);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${tls === undefined ? "http" : "https"}://127.0.0.1:${port}`,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
