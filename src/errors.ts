@@ -13,6 +13,7 @@ export const KIT_ERRORS = {
   PS_FILE_UNREADABLE: "a file named on the command line could not be read",
   PS_REPORT_UNWRITABLE: "a report file could not be written",
   PS_BASELINE_INVALID: "the baseline file is not valid",
+  PS_DATA_INVALID: "a seed data file is not valid",
   PS_CHILD_FAILED: "a child process (Prism) failed to start or exited early",
 } as const;
 

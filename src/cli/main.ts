@@ -20,6 +20,7 @@ type Command = (argv: string[], io: Io) => Promise<number>;
 const COMMANDS: Record<string, () => Promise<Command>> = {
   serve: async () => serve,
   conformance: async () => (await import("./conformance.js")).conformance,
+  mock: async () => (await import("./mock.js")).mock,
 };
 
 /** Runs the CLI; returns the exit code. Every error becomes a message and exit code 2. */

@@ -16,6 +16,8 @@ Options:
   --max-plants N       how many plants the store holds before answering 507 (default ${DEFAULT_MAX_PLANTS})
   --max-body BYTES     largest request body accepted, larger ones get 413 (default ${DEFAULT_HTTP_OPTIONS.maxBodyBytes})
   --delay MS           wait this long before every answer (default 0)
+  --admin              serve GET/DELETE /__admin/plants (list, reset the store); needs the token too
+  --data FILE          start with the plants of a JSON array of NewPlant objects
   --quiet              no per-request log lines
   -h, --help           show this help
 
@@ -31,6 +33,8 @@ export async function serve(argv: string[], io: Io): Promise<number> {
     "max-plants": { type: "string" },
     "max-body": { type: "string" },
     delay: { type: "string" },
+    admin: { type: "boolean" },
+    data: { type: "string" },
     quiet: { type: "boolean" },
     help: { type: "boolean", short: "h" },
   });
@@ -48,14 +52,18 @@ export async function serve(argv: string[], io: Io): Promise<number> {
     maxPlants: integerFlag("max-plants", values["max-plants"], DEFAULT_MAX_PLANTS, 0, 2 ** 32),
     maxBodyBytes: integerFlag("max-body", values["max-body"], DEFAULT_HTTP_OPTIONS.maxBodyBytes, 0, 2 ** 31),
     delayMs: integerFlag("delay", values.delay, 0, 0, 600_000),
+    admin: values.admin === true,
+    dataFile: values.data,
     log: values.quiet ? undefined : io.out,
   });
   const bearer = tokens.length === 0 ? DEV_TOKEN : "$PLANTSTORE_TOKEN";
   io.out(`Plant Store reference server listening on ${server.url}`);
   if (tokens.length === 0) io.out(`Development token: ${DEV_TOKEN} (pass --token to choose your own)`);
   else io.out(`Accepting the ${tokens.length} token(s) you configured; set PLANTSTORE_TOKEN to one of them for the command below.`);
+  if (values.data !== undefined) io.out(`Started with ${server.store.size} plants from ${values.data}`);
   io.out("Try it:");
   io.out(`  ${createPlantCurl(server.url, bearer)}`);
+  if (values.admin) io.out(`Admin surface on: GET or DELETE ${server.url}/__admin/plants (same token)`);
   await onShutdown(io, server.url, () => server.close());
   return 0;
 }

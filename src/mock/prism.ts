@@ -1,9 +1,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { KitError } from "../errors.js";
-import { DEFAULT_SPEC } from "../paths.js";
+import { DEFAULT_SPEC, KIT_ROOT } from "../paths.js";
 
 export interface PrismOptions {
   readonly host?: string;
@@ -29,6 +31,10 @@ export interface RunningPrism {
   stop(): Promise<void>;
 }
 
+// Beside this file once built; from the TypeScript sources (tests) the built copy in dist/ is used.
+const BESIDE = fileURLToPath(new URL("./prism-child.js", import.meta.url));
+const CHILD = existsSync(BESIDE) ? BESIDE : join(KIT_ROOT, "dist", "src", "mock", "prism-child.js");
+
 /** The installed @stoplight/prism-cli entry point (run with this Node, never downloaded). */
 export function prismEntry(): string {
   const require = createRequire(import.meta.url);
@@ -39,10 +45,11 @@ export function prismEntry(): string {
 export async function startPrism(options: PrismOptions = {}): Promise<RunningPrism> {
   const host = options.host ?? "127.0.0.1";
   const port = options.port === undefined || options.port === 0 ? await freePort(host) : options.port;
-  const args = [prismEntry(), "mock", options.spec ?? DEFAULT_SPEC, "-h", host, "-p", String(port)];
+  const args = [CHILD, prismEntry(), "mock", options.spec ?? DEFAULT_SPEC, "-h", host, "-p", String(port)];
   if (options.dynamic) args.push("-d");
   if (options.seed !== undefined) args.push("--seed", options.seed);
-  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
+  // stdin stays an open pipe: prism-child exits when it closes, so Prism dies with this process.
+  const child = spawn(process.execPath, args, { stdio: ["pipe", "pipe", "pipe"] });
   const tail: string[] = [];
   const onLine = (line: string): void => {
     tail.push(line);
@@ -86,7 +93,8 @@ export async function startPrism(options: PrismOptions = {}): Promise<RunningPri
 
 async function answers(url: string): Promise<boolean> {
   try {
-    const res = await fetch(`${url}/plants`, { method: "OPTIONS", signal: AbortSignal.timeout(1_000) });
+    // A CORS preflight: Prism answers it without logging an error for the probe.
+    const res = await fetch(`${url}/`, { method: "OPTIONS", headers: { origin: "http://probe.invalid", "access-control-request-method": "GET" }, signal: AbortSignal.timeout(1_000) });
     await res.arrayBuffer();
     return true;
   } catch {

@@ -1,6 +1,7 @@
 import type { CompiledOperation, Contract, ExactNumber } from "../contract/index.js";
 import { canonicalInteger, describeViolation, parseJsonExact, parseMediaType } from "../contract/index.js";
 import type { NewPlant, Plant } from "../types.js";
+import { ADMIN_PREFIX, handleAdmin } from "./admin.js";
 import { createBearerCheck } from "./auth.js";
 import { corsHeaders, isPreflight, type CorsPolicy } from "./cors.js";
 import { errorAnswer, type WireResponse } from "./error-answers.js";
@@ -18,6 +19,8 @@ export interface CoreRequest {
 export interface CoreOptions {
   readonly tokens: readonly string[];
   readonly cors: CorsPolicy;
+  /** Serve the admin surface under /__admin/ (off unless asked for). */
+  readonly admin?: boolean;
 }
 
 /** A validated request handed to an operation's handler. */
@@ -32,7 +35,7 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /**
  * The reference server as a function: request in, response out, in fixed stages
- * (cors preflight -> route -> authenticate -> parse -> validate -> handle). The node:http listener
+ * (cors preflight -> route (or the opt-in admin surface) -> authenticate -> parse -> validate -> handle). The node:http listener
  * (http-adapter.ts) only moves bytes; tests call this directly as well as over the wire.
  */
 export function createCore(contract: Contract, store: PlantStore, options: CoreOptions): (request: CoreRequest) => WireResponse {
@@ -54,7 +57,12 @@ export function createCore(contract: Contract, store: PlantStore, options: CoreO
       return { status: 204, headers: { ...(cors === undefined ? {} : { ...cors, ...preflightHeaders(route) }) }, body: "" };
     }
 
-    // Stage 2: route.
+    // Stage 2: route. The opt-in admin surface sits outside the contract's paths and needs the token too.
+    if (options.admin === true && path.startsWith(ADMIN_PREFIX)) {
+      const failure = checkBearer(header(request, "authorization"));
+      if (failure !== undefined) return withCors(errorAnswer("PS_UNAUTHORIZED", "the admin surface needs the bearer token too", { "www-authenticate": 'Bearer realm="plantstore"' }));
+      return withCors(handleAdmin(store, request.method, path));
+    }
     const route = contract.route(request.method, path);
     if (route.kind === "not-found") return withCors(errorAnswer("PS_NOT_FOUND", `${request.method} ${path}`));
     if (route.kind === "method-not-allowed") {

@@ -1,5 +1,7 @@
 import { loadContract, type Contract } from "../contract/index.js";
+import { KitError } from "../errors.js";
 import { DEFAULT_SPEC } from "../paths.js";
+import { loadSeedData } from "./admin.js";
 import { createCore, type CoreOptions, type CoreRequest } from "./core.js";
 import type { WireResponse } from "./error-answers.js";
 import { DEFAULT_HTTP_OPTIONS, startHttpServer, type HttpOptions, type RunningServer } from "./http-adapter.js";
@@ -19,6 +21,10 @@ export interface ReferenceServerConfig extends Partial<HttpOptions> {
   readonly corsOrigins?: readonly string[];
   readonly maxPlants?: number;
   readonly contract?: Contract;
+  /** Serve the admin surface (list, reset) under /__admin/. */
+  readonly admin?: boolean;
+  /** A JSON file of NewPlant objects to start with. */
+  readonly dataFile?: string;
 }
 
 export interface ReferenceServer extends RunningServer {
@@ -30,9 +36,13 @@ export interface ReferenceServer extends RunningServer {
 export async function startReferenceServer(config: ReferenceServerConfig = {}): Promise<ReferenceServer> {
   const contract = config.contract ?? (await loadContract(DEFAULT_SPEC));
   const store = new PlantStore(config.maxPlants ?? DEFAULT_MAX_PLANTS);
+  for (const { id, plant } of config.dataFile === undefined ? [] : loadSeedData(config.dataFile, contract)) {
+    if (store.insert(id, plant) === "full") throw new KitError("PS_DATA_INVALID", `${config.dataFile}: more plants than --max-plants ${store.maxPlants}`);
+  }
   const tokens = config.tokens !== undefined && config.tokens.length > 0 ? config.tokens : [DEV_TOKEN];
-  const handle = createCore(contract, store, { tokens, cors: { origins: config.corsOrigins ?? ["*"] } });
-  const http: HttpOptions = { ...DEFAULT_HTTP_OPTIONS, ...stripUndefined(config) };
+  const handle = createCore(contract, store, { tokens, cors: { origins: config.corsOrigins ?? ["*"] }, admin: config.admin === true });
+  const { tokens: _t, corsOrigins: _c, maxPlants: _m, contract: _k, admin: _a, dataFile: _d, ...httpConfig } = config;
+  const http: HttpOptions = { ...DEFAULT_HTTP_OPTIONS, ...stripUndefined(httpConfig) };
   const running = await startHttpServer(handle, http);
   return { ...running, store, contract };
 }

@@ -1,0 +1,90 @@
+import { execFile, execFileSync } from "node:child_process";
+import { promisify } from "node:util";
+import { afterEach, describe, expect, it } from "vitest";
+import { runCli, spawnCli, type Spawned } from "../../test/process.js";
+
+const sh = promisify(execFile);
+let running: Spawned | undefined;
+afterEach(async () => {
+  if (running && running.child.exitCode === null) {
+    running.child.kill("SIGKILL");
+    await running.exited;
+  }
+  running = undefined;
+});
+
+/** Process ids whose parent is `ppid`. */
+const childrenOf = (ppid: number): number[] =>
+  execFileSync("ps", ["-eo", "pid=,ppid="], { encoding: "utf8" })
+    .split("\n")
+    .map((l) => l.trim().split(/\s+/).map(Number))
+    .filter(([, parent]) => parent === ppid)
+    .map(([pid]) => pid as number);
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+async function gone(pids: number[], ms = 10_000): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (pids.every((p) => !alive(p))) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return false;
+}
+
+describe("plantstore mock (the real Prism)", () => {
+  it("prints a curl command that works, and stops Prism with it on Ctrl-C", async () => {
+    running = spawnCli(["mock", "--port", "0"]);
+    await running.waitFor(/listening on http:\/\/127\.0\.0\.1:\d+ \(static examples\)/, 60_000);
+    const [curl] = await running.waitFor(/^ {2}curl .*$/m);
+    const { stdout } = await sh("sh", ["-c", `${curl.trim()} -w '\\n%{http_code}'`]);
+    expect(stdout.trim().split("\n").pop()).toBe("200");
+    expect(JSON.parse(stdout.trim().split("\n")[0]!)).toEqual({ name: "Boston fern", tag: "fern" });
+    const prism = childrenOf(running.child.pid!);
+    expect(prism.length).toBe(1);
+    running.child.kill("SIGINT");
+    expect(await running.exited).toBe(0);
+    expect(running.stdout()).toContain("stopped");
+    expect(await gone(prism)).toBe(true);
+  }, 90_000);
+
+  it("leaves no Prism behind even when it is killed with SIGKILL", async () => {
+    running = spawnCli(["mock", "--port", "0", "--dynamic", "--seed", "7"]);
+    await running.waitFor(/listening on .* \(dynamic answers, seed 7\)/, 60_000);
+    const prism = childrenOf(running.child.pid!);
+    expect(prism.length).toBe(1);
+    running.child.kill("SIGKILL");
+    await running.exited;
+    expect(await gone(prism)).toBe(true);
+  }, 90_000);
+
+  it.each([
+    [["mock", "--seed", "3"], "--seed only applies with --dynamic"],
+    [["mock", "--port", "x"], "--port must be an integer"],
+    [["mock", "--spec", "/nonexistent.yaml", "--port", "0"], "Prism exited"],
+  ])("%j exits 2: %s", async (args, message) => {
+    const r = await runCli(args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message);
+  }, 60_000);
+});
+
+describe("plantstore serve --admin --data", () => {
+  it("starts with the seed plants and lists them through the admin surface", async () => {
+    const { mkdtempSync, writeFileSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    const { tmpdir } = await import("node:os");
+    const file = join(mkdtempSync(join(tmpdir(), "plantstore-seed-")), "plants.json");
+    writeFileSync(file, '[{"id":9223372036854775807,"name":"Seeded"}]');
+    running = spawnCli(["serve", "--port", "0", "--admin", "--data", file]);
+    const [, url] = await running.waitFor(/listening on (http:\/\/\S+)/);
+    await running.waitFor(/Started with 1 plants/);
+    const res = await fetch(`${url}/__admin/plants`, { headers: { authorization: "Bearer plantstore-dev-token" } });
+    expect(await res.text()).toBe('{"count":1,"plants":[{"id":9223372036854775807,"name":"Seeded"}]}');
+  });
+});

@@ -1,0 +1,70 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { jsonHeaders, kitContract, TOKEN } from "../../test/helpers.js";
+import { KitError } from "../errors.js";
+import { loadSeedData } from "./admin.js";
+import { createCore, type CoreRequest } from "./core.js";
+import { PlantStore } from "./store.js";
+
+const contract = await kitContract();
+const req = (method: string, url: string, headers: Record<string, string> = jsonHeaders(), body = ""): CoreRequest => ({ method, url, headers, body: Buffer.from(body) });
+
+describe("the admin surface", () => {
+  it("is not there unless asked for", () => {
+    const core = createCore(contract, new PlantStore(10), { tokens: [TOKEN], cors: { origins: [] } });
+    expect(core(req("GET", "/__admin/plants")).status).toBe(404);
+  });
+
+  it("lists the store with exact ids, empties it, and needs the token", () => {
+    const store = new PlantStore(10);
+    const core = createCore(contract, store, { tokens: [TOKEN], cors: { origins: [] }, admin: true });
+    expect(core(req("POST", "/plants", jsonHeaders(), '{"id":9223372036854775807,"name":"a","tag":"t"}')).status).toBe(200);
+    expect(core(req("POST", "/plants", jsonHeaders(), '{"id":-1,"name":"b"}')).status).toBe(200);
+    const list = core(req("GET", "/__admin/plants"));
+    expect(list.status).toBe(200);
+    expect(list.body).toBe('{"count":2,"plants":[{"id":9223372036854775807,"name":"a","tag":"t"},{"id":-1,"name":"b"}]}');
+    expect(core(req("GET", "/__admin/plants", {})).status).toBe(401);
+    expect(core(req("PUT", "/__admin/plants")).headers.allow).toBe("GET, DELETE");
+    expect(core(req("GET", "/__admin/other")).status).toBe(404);
+    expect(JSON.parse(core(req("DELETE", "/__admin/plants")).body)).toEqual({ removed: 2 });
+    expect(store.size).toBe(0);
+    expect(core(req("POST", "/plants", jsonHeaders(), '{"id":-1,"name":"b"}')).status).toBe(200);
+  });
+});
+
+describe("seed data", () => {
+  const write = (text: string): string => {
+    const file = join(mkdtempSync(join(tmpdir(), "plantstore-data-")), "plants.json");
+    writeFileSync(file, text);
+    return file;
+  };
+
+  it("loads NewPlant objects with exact ids", () => {
+    const data = loadSeedData(write('[{"id":9007199254740993,"name":"a"},{"id":2,"name":"b","tag":"t","extra":1}]'), contract);
+    expect(data).toEqual([
+      { id: "9007199254740993", plant: { name: "a" } },
+      { id: "2", plant: { name: "b", tag: "t" } },
+    ]);
+  });
+
+  it.each([
+    ["{", "not valid JSON"],
+    ['{"id":1}', "must be a JSON array"],
+    ['[{"id":1,"name":"a"},{"id":"2","name":"b"}]', "item 1: [1]/id: must be an integer"],
+    ['[{"id":1,"name":"a"},{"id":1.0,"name":"b"}]', "item 1: id 1 appears twice"],
+  ])("refuses %j naming the file, item and field", (text, message) => {
+    const file = write(text);
+    let error: unknown;
+    try {
+      loadSeedData(file, contract);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(KitError);
+    expect((error as KitError).code).toBe("PS_DATA_INVALID");
+    expect((error as KitError).message).toContain(file);
+    expect((error as KitError).message).toContain(message);
+  });
+});
