@@ -45,7 +45,7 @@ async function scenarios(target: string): Promise<Record<string, any>> {
   const tab = await browser.newPage();
   try {
     await tab.goto(`${pageOrigin}/`);
-    const results = await tab.evaluate(([t, token]) => (window as any).runScenarios(t, token), [target, DEV_TOKEN] as const);
+    const results = await tab.evaluate(([t, token]) => (globalThis as any).runScenarios(t, token), [target, DEV_TOKEN] as const);
     expect(await tab.locator("#results li").count()).toBe(3);
     return results;
   } finally {
