@@ -133,3 +133,21 @@ describe("plantstore conformance against the reference server", () => {
     expect(r.stdout).toContain("Exit codes: 0");
   });
 });
+
+describe("plantstore conformance and Ctrl-C", () => {
+  it("stops at once on SIGINT, as a command that waits on nothing should", async () => {
+    const slow = await startReferenceServer({ contract, port: 0, tokens: [SECRET], delayMs: 20_000 });
+    try {
+      const { spawnCli } = await import("../test/process.js");
+      const run = spawnCli(["conformance", "--target", slow.url], { PLANTSTORE_TOKEN: SECRET });
+      await run.waitFor(/Conformance run: \d+ cases/);
+      const sent = Date.now();
+      run.child.kill("SIGINT");
+      await run.exited;
+      expect(run.child.signalCode).toBe("SIGINT");
+      expect(Date.now() - sent).toBeLessThan(5_000);
+    } finally {
+      await slow.close(10);
+    }
+  });
+});

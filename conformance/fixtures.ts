@@ -103,7 +103,7 @@ export function loadFixture(file: string, contract: Contract): Fixture {
     const where = e === undefined ? "/" : `${e.instancePath}${missing}` || "/";
     return fail(`field ${where}: ${e?.keyword === "required" ? "is required" : e?.message ?? "is invalid"}`);
   }
-  for (const pointer of parsed.exact.keys()) {
+  for (const pointer of parsed.exact.pointers()) {
     if (/^\/steps\/\d+\/request\/body(\/|$)/.test(pointer)) {
       fail(`field ${pointer}: a number a double cannot hold exactly; write it in rawBody, or use {"$fresh": ...}`);
     }
@@ -136,7 +136,7 @@ function checkHonesty(fixture: Fixture, fail: (detail: string) => never): void {
     }
     const credentials = step.request.credentials ?? "valid";
     const problems = requestProblems(fixture.operation, prepared);
-    const authorised = credentials === "valid" || credentials === "lowercase-scheme" || fixture.operation.security.length === 0;
+    const authorised = credentials === "valid" || credentials === "lowercase-scheme" || !fixture.operation.authRequired;
     switch (step.expect.kind) {
       case "valid":
       case "duplicate":

@@ -27,7 +27,7 @@ beforeAll(async () => {
   // "localhost" and "127.0.0.1" are different origins, so every call below is cross-origin.
   pageOrigin = `http://localhost:${(page.address() as AddressInfo).port}`;
   [reference, prism, browser] = await Promise.all([
-    startReferenceServer({ contract, port: 0 }),
+    startReferenceServer({ contract, port: 0, errorsOnDemand: true }),
     startPrism({ port: 0 }),
     chromium.launch({
       executablePath: CHROMIUM,

@@ -13,11 +13,11 @@ export function parseFlags<O extends Options>(argv: string[], options: O, allowP
   }
 }
 
-/** Reads an integer flag within bounds; the error names the flag and the value given. */
-export function integerFlag(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+/** Reads an integer flag (or, with prefix "", an environment variable) within bounds; the error names it. */
+export function integerFlag(name: string, raw: string | undefined, fallback: number, min: number, max: number, prefix = "--"): number {
   if (raw === undefined) return fallback;
   if (!/^-?\d+$/.test(raw.trim()) || Number(raw) < min || Number(raw) > max) {
-    throw new KitError("PS_USAGE", `--${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`);
+    throw new KitError("PS_USAGE", `${prefix}${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`);
   }
   return Number(raw);
 }

@@ -9,13 +9,19 @@ export interface Io {
 }
 
 export function processIo(): Io {
+  let signal: Promise<string> | undefined;
   return {
     out: (line) => process.stdout.write(line + "\n"),
     err: (line) => process.stderr.write(line + "\n"),
     env: process.env,
-    signal: new Promise((resolve) => {
-      for (const s of ["SIGINT", "SIGTERM"] as const) process.once(s, () => resolve(s));
-    }),
+    // Listeners go in only for the commands that wait on a signal; for the others Ctrl-C keeps its
+    // default meaning (stop now), since a listener would take that away.
+    get signal() {
+      signal ??= new Promise((resolve) => {
+        for (const s of ["SIGINT", "SIGTERM"] as const) process.once(s, () => resolve(s));
+      });
+      return signal;
+    },
     isTty: process.stdout.isTTY === true,
   };
 }

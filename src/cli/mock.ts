@@ -38,9 +38,10 @@ export async function mock(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   if (values.seed !== undefined && values.dynamic !== true) throw new KitError("PS_USAGE", "--seed only applies with --dynamic");
+  const signalled = io.signal; // listen from now on, so a Ctrl-C during start-up still stops Prism cleanly
   const prism = await startPrism({
     host: values.host ?? io.env.PLANTSTORE_HOST ?? "127.0.0.1",
-    port: integerFlag("port", values.port ?? io.env.PLANTSTORE_MOCK_PORT, 4011, 0, 65535),
+    port: values.port !== undefined ? integerFlag("port", values.port, 4011, 0, 65535) : integerFlag("PLANTSTORE_MOCK_PORT", io.env.PLANTSTORE_MOCK_PORT, 4011, 0, 65535, ""),
     dynamic: values.dynamic === true,
     seed: values.seed,
     spec: values.spec === undefined ? undefined : resolve(values.spec),
@@ -49,7 +50,7 @@ export async function mock(argv: string[], io: Io): Promise<number> {
   io.out(`Prism mock of the Plant Store listening on ${prism.url} (${values.dynamic ? `dynamic answers${values.seed === undefined ? "" : `, seed ${values.seed}`}` : "static examples"})`);
   io.out("Any bearer token is accepted. Try it:");
   io.out(`  ${createPlantCurl(prism.url, DEV_TOKEN)}`);
-  const outcome = await Promise.race([io.signal.then((s) => ({ signal: s })), prism.exited.then((code) => ({ code }))]);
+  const outcome = await Promise.race([signalled.then((s) => ({ signal: s })), prism.exited.then((code) => ({ code }))]);
   if ("code" in outcome) {
     throw new KitError("PS_CHILD_FAILED", `Prism exited on its own with code ${outcome.code}`);
   }

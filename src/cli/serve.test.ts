@@ -57,10 +57,19 @@ describe("plantstore serve", () => {
     [["serve", "--max-body=-1"], /--max-body must be an integer/],
     [["serve", "--max-body", "-1"], /--max-body.*--max-body=-XYZ/],
     [["nope"], /unknown command "nope"/],
+    [["serve", "--token="], /--token must be non-empty/],
+    [["serve", "--token", " spaced "], /--token must be non-empty/],
   ])("%j exits 2 naming the problem", async (args, message) => {
     const r = await runCli(args);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
+  });
+
+  it("names the environment variable, not a flag, when PLANTSTORE_PORT is wrong", async () => {
+    const r = await runCli(["serve"], { PLANTSTORE_PORT: "abc" });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('PLANTSTORE_PORT must be an integer from 0 to 65535, got "abc"');
+    expect(r.stderr).not.toContain("--port");
   });
 
   it("exits 2 with a clear message when the port is taken", async () => {

@@ -17,6 +17,7 @@ Options:
   --max-body BYTES     largest request body accepted, larger ones get 413 (default ${DEFAULT_HTTP_OPTIONS.maxBodyBytes})
   --delay MS           wait this long before every answer (default 0)
   --admin              serve GET/DELETE /__admin/plants (list, reset the store); needs the token too
+  --errors-on-demand   answer "Prefer: code=400" with the documented 400 Error (as Prism does)
   --data FILE          start with the plants of a JSON array of NewPlant objects
   --quiet              no per-request log lines
   -h, --help           show this help
@@ -34,6 +35,7 @@ export async function serve(argv: string[], io: Io): Promise<number> {
     "max-body": { type: "string" },
     delay: { type: "string" },
     admin: { type: "boolean" },
+    "errors-on-demand": { type: "boolean" },
     data: { type: "string" },
     quiet: { type: "boolean" },
     help: { type: "boolean", short: "h" },
@@ -46,13 +48,14 @@ export async function serve(argv: string[], io: Io): Promise<number> {
   const tokens = values.token ?? envList(env.PLANTSTORE_TOKENS);
   const server = await startReferenceServer({
     host: values.host ?? env.PLANTSTORE_HOST ?? "127.0.0.1",
-    port: integerFlag("port", values.port ?? env.PLANTSTORE_PORT, 4010, 0, 65535),
+    port: values.port !== undefined ? integerFlag("port", values.port, 4010, 0, 65535) : integerFlag("PLANTSTORE_PORT", env.PLANTSTORE_PORT, 4010, 0, 65535, ""),
     tokens,
     corsOrigins: values["cors-origin"] ?? (envList(env.PLANTSTORE_CORS_ORIGINS).length > 0 ? envList(env.PLANTSTORE_CORS_ORIGINS) : ["*"]),
     maxPlants: integerFlag("max-plants", values["max-plants"], DEFAULT_MAX_PLANTS, 0, 2 ** 32),
     maxBodyBytes: integerFlag("max-body", values["max-body"], DEFAULT_HTTP_OPTIONS.maxBodyBytes, 0, 2 ** 31),
     delayMs: integerFlag("delay", values.delay, 0, 0, 600_000),
     admin: values.admin === true,
+    errorsOnDemand: values["errors-on-demand"] === true,
     dataFile: values.data,
     log: values.quiet ? undefined : io.out,
   });

@@ -170,3 +170,17 @@ describe("matchMediaType", () => {
     expect(matchMediaType(keys, "json")).toBeUndefined();
   });
 });
+
+describe("parseMediaType", () => {
+  it.each([
+    ["application/json", "application/json", {}],
+    ["Application/JSON; Charset=UTF-8", "application/json", { charset: "UTF-8" }],
+    ['application/json; foo="a;charset=latin1"; charset=utf-8', "application/json", { foo: "a;charset=latin1", charset: "utf-8" }],
+    ['text/plain; x="q\\"uote"', "text/plain", { x: 'q"uote' }],
+  ])("%s", async (header, essence, parameters) => {
+    const { parseMediaType } = await import("./media-type.js");
+    const parsed = parseMediaType(header)!;
+    expect(parsed.essence).toBe(essence);
+    expect({ ...parsed.parameters }).toEqual(parameters);
+  });
+});

@@ -45,6 +45,8 @@ export interface CompiledOperation {
   readonly responses: ReadonlyMap<string, CompiledResponse>;
   /** Alternatives (any one suffices), each a list of schemes that must all hold; empty: no auth. */
   readonly security: readonly (readonly SecurityScheme[])[];
+  /** False when the operation needs no credentials: no requirement, or an empty one (`{}`) among them. */
+  readonly authRequired: boolean;
   readonly pointerOfSecurity: string;
   matchPath(path: string): Readonly<Record<string, string>> | undefined;
   /** The response the spec documents for a status: exact code, then `2XX`-style range, then default. */
@@ -194,6 +196,7 @@ function compileOperation(
     requestBody,
     responses,
     security,
+    authRequired: security.length > 0 && security.every((alternative) => alternative.length > 0),
     pointerOfSecurity: ownSecurity ? `${pointer}/security` : "/security",
     matchPath(path: string) {
       const m = regex.exec(path);

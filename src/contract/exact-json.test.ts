@@ -77,3 +77,31 @@ describe("parseJsonExact", () => {
     if (r.ok) expect(Object.getPrototypeOf(r.value)).toBe(Object.prototype);
   });
 });
+
+describe("parseJsonExact on hostile texts (review findings)", () => {
+  it.each(['{"id":15,"name":"a",1e99:1}', '{1e400:"x"}', '{"a":1, 12345678901234567890 : 2}'])("rejects a number where a key belongs: %s", (text) => {
+    expect(parseJsonExact(text).ok).toBe(false);
+  });
+
+  it("reports syntax errors at positions in the text as sent", () => {
+    const r = parseJsonExact("[1e400 x]");
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.message).toContain("position 7");
+  });
+
+  it("handles a million-digit number with a long run of zeros (linear, not quadratic)", () => {
+    const r = parseJsonExact(`{"id":1${"0".repeat(1_000_000)}1,"name":"a"}`);
+    expect(r.ok && r.exact.get("/id")).toMatchObject({ isInteger: true, integer: undefined });
+  });
+
+  it("handles deep nesting holding many big numbers, and finds a value by pointer", () => {
+    const depth = 20_000;
+    const nums = Array(40_000).fill("1e99").join(",");
+    const r = parseJsonExact(`{"x":${"[".repeat(depth)}${nums}${"]".repeat(depth)},"id":12345678901234567890}`);
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.exact.size).toBe(40_001);
+    expect(r.exact.get("/id")?.integer).toBe(12345678901234567890n);
+    expect(r.exact.get("/missing/0")).toBeUndefined();
+  });
+});

@@ -22,11 +22,20 @@ export interface ExactNumber {
   readonly integer: bigint | undefined;
 }
 
+/** The exact numbers of a parsed text, found by JSON pointer (RFC 6901). */
+export interface ExactNumbers {
+  /** The exact value at a pointer, when the double there is a stand-in. Costs the pointer's length. */
+  get(pointer: string): ExactNumber | undefined;
+  readonly size: number;
+  /** Every pointer with an exact value; costs depth times count, so for trusted texts only. */
+  pointers(): string[];
+}
+
 export type ParseResult =
-  | { readonly ok: true; readonly value: unknown; readonly exact: ReadonlyMap<string, ExactNumber> }
+  | { readonly ok: true; readonly value: unknown; readonly exact: ExactNumbers }
   | { readonly ok: false; readonly message: string };
 
-const NO_EXACT: ReadonlyMap<string, ExactNumber> = new Map();
+const NO_EXACT: ExactNumbers = { get: () => undefined, size: 0, pointers: () => [] };
 
 /** Texts without a run of 16 digits or dots and without an exponent hold only faithful numbers. */
 const MAYBE_UNFAITHFUL = /[\d.]{16}|\d[eE]/;
@@ -77,10 +86,16 @@ function parseSlow(text: string): ParseResult {
     last = r.end;
   });
   parts.push(text.slice(last));
-  const value = JSON.parse(parts.join(""));
-  const exact = new Map<string, ExactNumber>();
-  const restored = restoreMarkers(value, nonce, replacements, exact);
-  return { ok: true, value: restored, exact };
+  let value: unknown;
+  try {
+    value = JSON.parse(parts.join(""));
+  } catch {
+    // Only numbers in value position are rewritten, so the text is invalid as written too; parsing
+    // it again gives the error with positions in the text the sender wrote.
+    JSON.parse(text);
+    throw new SyntaxError("invalid JSON");
+  }
+  return restoreMarkers(value, nonce, replacements);
 }
 
 /** Lexes the text outside strings and returns the number tokens whose double is not faithful. */
@@ -104,14 +119,22 @@ function findUnfaithfulNumbers(text: string): Replacement[] {
     if (c === 0x2d /* - */ || (c >= 0x30 && c <= 0x39)) {
       const start = i;
       while (i < n && isNumberChar(text.charCodeAt(i))) i++;
-      const literal = text.slice(start, i);
-      const analysed = analyseNumber(literal);
+      // A number where a key belongs is invalid JSON; left as it is, JSON.parse rejects it (a string
+      // in its place would be a valid key).
+      let next = i;
+      while (next < n && isJsonSpace(text.charCodeAt(next))) next++;
+      if (text.charCodeAt(next) === 0x3a /* : */) continue;
+      const analysed = analyseNumber(text.slice(start, i));
       if (analysed !== undefined) found.push({ start, end: i, ...analysed });
       continue;
     }
     i++;
   }
   return found;
+}
+
+function isJsonSpace(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 }
 
 function isNumberChar(c: number): boolean {
@@ -132,14 +155,16 @@ export function analyseNumber(literal: string): { exact: ExactNumber; standIn: n
   if (expText === undefined && intDigits.length + fracDigits.length <= 15) return undefined;
 
   const double = Number(literal);
-  let mantissa = (intDigits + fracDigits).replace(/^0+/, "");
+  const digits = intDigits + fracDigits;
+  // Plain loops: a regular expression such as /0+$/ takes quadratic time on a long run of zeros.
+  let first = 0;
+  while (first < digits.length && digits.charCodeAt(first) === 0x30) first++;
+  if (first === digits.length) return undefined; // zero, which every double spelling of it keeps
+  let end = digits.length;
+  while (digits.charCodeAt(end - 1) === 0x30) end--;
+  const trailingZeros = digits.length - end;
+  const mantissa = digits.slice(first, end);
   let exponent = (expText === undefined ? 0 : Number(expText)) - fracDigits.length;
-  if (mantissa === "") {
-    // The value is zero, which every double spelling of it keeps.
-    return undefined;
-  }
-  const trailingZeros = mantissa.length - mantissa.replace(/0+$/, "").length;
-  mantissa = mantissa.slice(0, mantissa.length - trailingZeros);
   exponent += trailingZeros;
   const isInteger = exponent >= 0;
   const digitCount = mantissa.length + exponent;
@@ -186,32 +211,60 @@ interface Frame {
   readonly key: string;
 }
 
-function restoreMarkers(root: unknown, nonce: string, replacements: Replacement[], exact: Map<string, ExactNumber>): unknown {
+/**
+ * Puts the stand-ins in place of the markers and records each exact value by its container and key,
+ * so that a lookup costs the pointer's length, never the depth times the count of numbers.
+ */
+function restoreMarkers(root: unknown, nonce: string, replacements: Replacement[]): ParseResult {
   const marker = (v: unknown): Replacement | undefined =>
     typeof v === "string" && v.startsWith(nonce) ? replacements[Number(v.slice(nonce.length))] : undefined;
+  const byContainer = new Map<object, Map<string, ExactNumber>>();
+  const records: { frame: Frame; key: string }[] = [];
+  let rootExact: ExactNumber | undefined;
   const top = marker(root);
+  let value = root;
   if (top !== undefined) {
-    exact.set("", top.exact);
-    return top.standIn;
-  }
-  if (typeof root !== "object" || root === null) return root;
-  // Iterative, so that deeply nested texts cannot overflow the stack.
-  const stack: Frame[] = [{ container: root as Record<string, unknown>, parent: undefined, key: "" }];
-  while (stack.length > 0) {
-    const frame = stack.pop() as Frame;
-    const container = frame.container as Record<string, unknown>;
-    for (const key of Object.keys(container)) {
-      const child = container[key];
-      const r = marker(child);
-      if (r !== undefined) {
-        container[key] = r.standIn;
-        exact.set(pointerOf(frame, key), r.exact);
-      } else if (typeof child === "object" && child !== null) {
-        stack.push({ container: child as Record<string, unknown>, parent: frame, key });
+    rootExact = top.exact;
+    value = top.standIn;
+  } else if (typeof root === "object" && root !== null) {
+    // Iterative, so that deeply nested texts cannot overflow the stack.
+    const stack: Frame[] = [{ container: root as Record<string, unknown>, parent: undefined, key: "" }];
+    while (stack.length > 0) {
+      const frame = stack.pop() as Frame;
+      const container = frame.container as Record<string, unknown>;
+      for (const key of Object.keys(container)) {
+        const child = container[key];
+        const r = marker(child);
+        if (r !== undefined) {
+          // An own data property: assignment never reaches a __proto__ setter here.
+          container[key] = r.standIn;
+          let m = byContainer.get(container);
+          if (m === undefined) byContainer.set(container, (m = new Map()));
+          m.set(key, r.exact);
+          records.push({ frame, key });
+        } else if (typeof child === "object" && child !== null) {
+          stack.push({ container: child as Record<string, unknown>, parent: frame, key });
+        }
       }
     }
   }
-  return root;
+  const exact: ExactNumbers = {
+    size: replacements.length,
+    get(pointer) {
+      if (pointer === "") return rootExact;
+      const keys = pointer.split("/").slice(1).map((k) => k.replace(/~1/g, "/").replace(/~0/g, "~"));
+      let container: unknown = value;
+      for (let i = 0; i < keys.length - 1; i++) {
+        if (typeof container !== "object" || container === null || !Object.hasOwn(container, keys[i] as string)) return undefined;
+        container = (container as Record<string, unknown>)[keys[i] as string];
+      }
+      return typeof container === "object" && container !== null ? byContainer.get(container)?.get(keys.at(-1) as string) : undefined;
+    },
+    pointers() {
+      return rootExact !== undefined ? [""] : records.map(({ frame, key }) => pointerOf(frame, key));
+    },
+  };
+  return { ok: true, value, exact };
 }
 
 function pointerOf(frame: Frame, key: string): string {

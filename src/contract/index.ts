@@ -1,7 +1,7 @@
 export { loadContract, compileContract, resolvePointer, escapePointer } from "./contract.js";
 export type { Contract, CompiledOperation, CompiledResponse, MediaTypeEntry, SecurityScheme, Validator, RouteResult } from "./contract.js";
 export { parseJsonExact, canonicalInteger, analyseNumber } from "./exact-json.js";
-export type { ExactNumber, ParseResult } from "./exact-json.js";
+export type { ExactNumber, ExactNumbers, ParseResult } from "./exact-json.js";
 export { parseMediaType, matchMediaType } from "./media-type.js";
 export type { MediaType } from "./media-type.js";
 export { fromAjvErrors, describeViolation } from "./violations.js";

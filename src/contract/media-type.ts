@@ -9,18 +9,38 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** Parses a Content-Type header value; undefined when it is absent or not a media type. */
 export function parseMediaType(header: string | undefined): MediaType | undefined {
   if (header === undefined) return undefined;
-  const [head = "", ...rest] = header.split(";");
-  const essence = head.trim().toLowerCase();
+  const semicolon = header.indexOf(";");
+  const essence = (semicolon < 0 ? header : header.slice(0, semicolon)).trim().toLowerCase();
   const slash = essence.indexOf("/");
   if (slash <= 0 || !TOKEN.test(essence.slice(0, slash)) || !TOKEN.test(essence.slice(slash + 1))) return undefined;
   const parameters: Record<string, string> = Object.create(null);
-  for (const part of rest) {
-    const eq = part.indexOf("=");
-    if (eq < 0) continue;
-    const name = part.slice(0, eq).trim().toLowerCase();
-    let value = part.slice(eq + 1).trim();
-    if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) value = value.slice(1, -1);
-    if (name !== "") parameters[name] = value;
+  if (semicolon < 0) return { essence, parameters };
+  // parameter = token "=" ( token / quoted-string ), separated by ";" (RFC 9110 section 5.6.6); a ";"
+  // inside a quoted string belongs to the value.
+  const text = header.slice(semicolon + 1);
+  let i = 0;
+  while (i < text.length) {
+    while (i < text.length && (text[i] === ";" || text[i] === " " || text[i] === "\t")) i++;
+    const eq = text.indexOf("=", i);
+    if (eq < 0) break;
+    const name = text.slice(i, eq).trim().toLowerCase();
+    i = eq + 1;
+    let value = "";
+    if (text[i] === '"') {
+      i++;
+      while (i < text.length && text[i] !== '"') {
+        if (text[i] === "\\" && i + 1 < text.length) i++;
+        value += text[i];
+        i++;
+      }
+      i++; // the closing quote
+      while (i < text.length && text[i] !== ";") i++;
+    } else {
+      const end = text.indexOf(";", i);
+      value = (end < 0 ? text.slice(i) : text.slice(i, end)).trim();
+      i = end < 0 ? text.length : end;
+    }
+    if (name !== "" && TOKEN.test(name) && !(name in parameters)) parameters[name] = value;
   }
   return { essence, parameters };
 }

@@ -163,11 +163,25 @@ describe("choices where the contract is silent", () => {
     expect(json(notAllowed).code).toBe("PS_METHOD_NOT_ALLOWED");
   });
 
-  it("Prefer: code=400 gets the documented Error answer", () => {
-    const r = post('{"id":1,"name":"a"}', { ...jsonHeaders(), prefer: "code=400" });
+  it("Prefer: code=400 is ignored unless errors on demand are switched on", () => {
+    expect(post('{"id":1,"name":"a"}', { ...jsonHeaders(), prefer: "code=400" }).status).toBe(200);
+    const onDemand = createCore(contract, store, { tokens: [TOKEN], cors: { origins: [] }, errorsOnDemand: true });
+    const r = onDemand({ method: "POST", url: "/plants", headers: { ...jsonHeaders(), prefer: "code=400" }, body: Buffer.from('{"id":2,"name":"a"}') });
     expect(r.status).toBe(400);
     expect(errorBody.validate(json(r))).toEqual([]);
-    expect(store.size).toBe(0);
+    expect(store.size).toBe(1);
+  });
+
+  it.each([
+    ["http://plants.example/plants", 200],
+    ["http://user:pw@plants.example/plants?q=1", 200],
+    ["/%70lants", 200],
+    ["/plants%2F", 404],
+    ["//plants", 404],
+  ])("request target %s is routed by its path (RFC 9112 section 3.2, RFC 3986 section 6.2.2)", (url, status) => {
+    const r = handle({ method: "POST", url, headers: jsonHeaders(), body: Buffer.from(`{"id":${Math.floor(Math.random() * 1e9)},"name":"a"}`) });
+    expect(r.status).toBe(status);
+    expect(r.body).not.toContain("pw@");
   });
 });
 
@@ -199,5 +213,6 @@ describe("CORS", () => {
     expect(ask("http://good.test").headers["access-control-allow-origin"]).toBe("http://good.test");
     expect(ask("http://good.test").headers.vary).toBe("Origin");
     expect(ask("http://evil.test").headers["access-control-allow-origin"]).toBeUndefined();
+    expect(ask("http://evil.test").headers.vary).toBe("Origin");
   });
 });

@@ -1,4 +1,4 @@
-import type { CompiledOperation, Contract, ExactNumber } from "../contract/index.js";
+import type { CompiledOperation, Contract, ExactNumber, ExactNumbers } from "../contract/index.js";
 import { canonicalInteger, describeViolation, parseJsonExact, parseMediaType } from "../contract/index.js";
 import type { NewPlant, Plant } from "../types.js";
 import { ADMIN_PREFIX, handleAdmin } from "./admin.js";
@@ -21,17 +21,23 @@ export interface CoreOptions {
   readonly cors: CorsPolicy;
   /** Serve the admin surface under /__admin/ (off unless asked for). */
   readonly admin?: boolean;
+  /**
+   * Honour `Prefer: code=400` (Prism's convention) with the documented Error answer. Off by default:
+   * the contract says a valid request gets 200, and the reference server keeps to it unless asked.
+   */
+  readonly errorsOnDemand?: boolean;
 }
 
 /** A validated request handed to an operation's handler. */
 interface Accepted {
   readonly value: unknown;
-  readonly exact: ReadonlyMap<string, ExactNumber>;
+  readonly exact: ExactNumbers;
 }
 
 type Handler = (accepted: Accepted) => WireResponse;
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
+const NO_EXACT: ExactNumbers = { get: () => undefined, size: 0, pointers: () => [] };
 
 /**
  * The reference server as a function: request in, response out, in fixed stages
@@ -48,7 +54,7 @@ export function createCore(contract: Contract, store: PlantStore, options: CoreO
     const origin = header(request, "origin");
     const cors = corsHeaders(options.cors, origin);
     const withCors = (r: WireResponse): WireResponse => (cors === undefined ? r : { ...r, headers: { ...r.headers, ...cors } });
-    const path = request.url.split("?", 1)[0] ?? "";
+    const path = requestPath(request.url);
 
     // Stage 1: CORS preflight needs no token (browsers never send one on a preflight).
     if (isPreflight(request.method, origin, header(request, "access-control-request-method"))) {
@@ -72,7 +78,7 @@ export function createCore(contract: Contract, store: PlantStore, options: CoreO
 
     // Stage 3: authenticate. The contract does not say how a missing or invalid token is answered;
     // 401 with WWW-Authenticate is what RFC 6750 section 3 prescribes for the bearer scheme.
-    if (operation.security.length > 0) {
+    if (operation.authRequired) {
       const failure = checkBearer(header(request, "authorization"));
       if (failure !== undefined) {
         const challenge = failure === "missing" ? 'Bearer realm="plantstore"' : 'Bearer realm="plantstore", error="invalid_token"';
@@ -82,7 +88,7 @@ export function createCore(contract: Contract, store: PlantStore, options: CoreO
     }
 
     // The documented error answer on demand, as Prism offers it, so frontends can build error states.
-    if (/(^|[\s,;])code=400($|[\s,;])/.test(header(request, "prefer") ?? "")) return withCors(errorAnswer("PS_EXAMPLE_ERROR"));
+    if (options.errorsOnDemand === true && /(^|[\s,;])code=400($|[\s,;])/.test(header(request, "prefer") ?? "")) return withCors(errorAnswer("PS_EXAMPLE_ERROR"));
 
     // Stages 4 and 5: parse and validate the body.
     const accepted = parseAndValidate(operation, request);
@@ -97,10 +103,10 @@ export function createCore(contract: Contract, store: PlantStore, options: CoreO
 
 function parseAndValidate(operation: CompiledOperation, request: CoreRequest): Accepted | WireResponse {
   const body = operation.requestBody;
-  if (body === undefined) return { value: undefined, exact: new Map() };
+  if (body === undefined) return { value: undefined, exact: NO_EXACT };
   if (request.body.length === 0) {
     if (body.required) return errorAnswer("PS_BODY_MISSING", `send a JSON ${[...body.content.keys()].join(" or ")} body`);
-    return { value: undefined, exact: new Map() };
+    return { value: undefined, exact: NO_EXACT };
   }
   const contentType = header(request, "content-type");
   const entry = operation.requestMediaType(contentType);
@@ -150,6 +156,25 @@ function preflightHeaders(route: ReturnType<Contract["route"]>): Record<string, 
     "access-control-allow-headers": "authorization, content-type, prefer",
     "access-control-max-age": "600",
   };
+}
+
+const UNRESERVED = /%(2[DdEe]|3[0-9]|[46][1-9A-Fa-f]|[57][0-9Aa]|5[Ff]|7[Ee])/g;
+
+/**
+ * The path of a request target: origin-form (`/plants?x`) or absolute-form (`http://host/plants`,
+ * which RFC 9112 section 3.2.2 says servers must accept), without query or user info, with
+ * percent-encoded unreserved characters decoded (RFC 3986 section 6.2.2.2).
+ */
+export function requestPath(target: string): string {
+  let path = target.split("?", 1)[0] ?? "";
+  if (!path.startsWith("/")) {
+    try {
+      path = new URL(target).pathname;
+    } catch {
+      return path;
+    }
+  }
+  return path.replace(UNRESERVED, (m) => String.fromCharCode(parseInt(m.slice(1), 16)));
 }
 
 function header(request: CoreRequest, name: string): string | undefined {

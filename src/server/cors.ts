@@ -9,7 +9,8 @@ export function corsHeaders(policy: CorsPolicy, origin: string | undefined): Rec
   if (policy.origins.includes("*")) {
     return { "access-control-allow-origin": "*", "access-control-expose-headers": "www-authenticate, allow" };
   }
-  if (!policy.origins.includes(origin)) return undefined;
+  // The answer depends on the origin, so caches must key on it even when the origin is refused.
+  if (!policy.origins.includes(origin)) return { vary: "Origin" };
   return { "access-control-allow-origin": origin, vary: "Origin", "access-control-expose-headers": "www-authenticate, allow" };
 }
 

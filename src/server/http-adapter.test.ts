@@ -72,6 +72,32 @@ describe("the reference server over real HTTP", () => {
     expect(bodyOf(response).code).toBe("PS_BODY_TOO_LARGE");
   });
 
+  it("refuses an oversized body announced with Expect: 100-continue without inviting it first", async () => {
+    const s = await start({ maxBodyBytes: 100 });
+    const response = await raw(s.port, `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 2000000\r\nExpect: 100-continue\r\n\r\n`);
+    expect(response).toMatch(/^HTTP\/1.1 413 /);
+    expect(response).not.toContain("100 Continue");
+  });
+
+  it("invites a body of acceptable size with 100 Continue and answers it", async () => {
+    const s = await start();
+    const body = '{"id":77,"name":"continued"}';
+    const response = await raw(s.port, `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n${body}`);
+    expect(response).toMatch(/^HTTP\/1.1 100 Continue/);
+    expect(response).toContain("HTTP/1.1 200 OK");
+    expect(s.store.get("77")).toEqual({ name: "continued" });
+  });
+
+  it("logs an absolute-form target by its path only, without user info", async () => {
+    const lines: string[] = [];
+    const s = await start({ log: (l) => lines.push(l) });
+    const body = '{"id":78,"name":"absolute"}';
+    const response = await raw(s.port, `POST http://user:secretpw@x/plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
+    expect(response).toMatch(/^HTTP\/1.1 200 /);
+    expect(lines.join("\n")).toContain(" POST /plants 200 ");
+    expect(lines.join("\n")).not.toContain("secretpw");
+  });
+
   it("answers malformed HTTP with a JSON 400", async () => {
     const s = await start();
     const response = await raw(s.port, "THIS IS NOT HTTP\r\n\r\n");

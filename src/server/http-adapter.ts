@@ -1,6 +1,6 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import type { CoreRequest } from "./core.js";
+import { requestPath, type CoreRequest } from "./core.js";
 import { errorAnswer, type ErrorAnswerCode, type WireResponse } from "./error-answers.js";
 
 export interface HttpOptions {
@@ -53,13 +53,13 @@ export async function startHttpServer(handle: (request: CoreRequest) => WireResp
       res.writeHead(answer.status, close || closing ? { ...answer.headers, ...length, connection: "close" } : { ...answer.headers, ...length });
       res.end(answer.body);
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      options.log?.(`${new Date().toISOString()} ${req.method} ${(req.url ?? "").split("?", 1)[0]} ${answer.status} ${ms.toFixed(1)}ms`);
+      options.log?.(`${new Date().toISOString()} ${req.method} ${requestPath(req.url ?? "")} ${answer.status} ${ms.toFixed(1)}ms`);
     };
     if (options.delayMs > 0) setTimeout(write, options.delayMs).unref();
     else write();
   };
 
-  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     const started = process.hrtime.bigint();
     const fail = (code: ErrorAnswerCode, detail?: string): void => {
       send(req, res, started, errorAnswer(code, detail), true);
@@ -97,6 +97,12 @@ export async function startHttpServer(handle: (request: CoreRequest) => WireResp
     });
     // A client that goes away mid-body gets no answer; nothing was stored for it.
     req.on("error", () => req.destroy());
+  };
+  server.on("request", onRequest);
+  // Expect: 100-continue: an oversized body is refused before the client is invited to send it.
+  server.on("checkContinue", (req: IncomingMessage, res: ServerResponse) => {
+    if (Number(req.headers["content-length"] ?? 0) <= options.maxBodyBytes) res.writeContinue();
+    onRequest(req, res);
   });
 
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {

@@ -25,6 +25,8 @@ export interface ReferenceServerConfig extends Partial<HttpOptions> {
   readonly admin?: boolean;
   /** A JSON file of NewPlant objects to start with. */
   readonly dataFile?: string;
+  /** Honour `Prefer: code=400` with the documented Error answer. */
+  readonly errorsOnDemand?: boolean;
 }
 
 export interface ReferenceServer extends RunningServer {
@@ -40,8 +42,12 @@ export async function startReferenceServer(config: ReferenceServerConfig = {}): 
     if (store.insert(id, plant) === "full") throw new KitError("PS_DATA_INVALID", `${config.dataFile}: more plants than --max-plants ${store.maxPlants}`);
   }
   const tokens = config.tokens !== undefined && config.tokens.length > 0 ? config.tokens : [DEV_TOKEN];
-  const handle = createCore(contract, store, { tokens, cors: { origins: config.corsOrigins ?? ["*"] }, admin: config.admin === true });
-  const { tokens: _t, corsOrigins: _c, maxPlants: _m, contract: _k, admin: _a, dataFile: _d, ...httpConfig } = config;
+  for (const t of tokens) {
+    // A token a client could never send as sent (RFC 6750 b64token) would make every request a 401.
+    if (!/^[A-Za-z0-9\-._~+/]+=*$/.test(t)) throw new KitError("PS_USAGE", "--token must be non-empty and made of letters, digits and -._~+/ (RFC 6750 b64token), optionally ending in =");
+  }
+  const handle = createCore(contract, store, { tokens, cors: { origins: config.corsOrigins ?? ["*"] }, admin: config.admin === true, errorsOnDemand: config.errorsOnDemand === true });
+  const { tokens: _t, corsOrigins: _c, maxPlants: _m, contract: _k, admin: _a, dataFile: _d, errorsOnDemand: _e, ...httpConfig } = config;
   const http: HttpOptions = { ...DEFAULT_HTTP_OPTIONS, ...stripUndefined(httpConfig) };
   const running = await startHttpServer(handle, http);
   return { ...running, store, contract };
