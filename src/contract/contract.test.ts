@@ -147,6 +147,14 @@ describe("loadContract", () => {
     expect(entry.validate({ children: [{ children: 3 }] })[0]?.location).toBe("body/children/0/children");
   });
 
+  it("knows when an operation needs no credentials: no requirement, or an empty one among them", () => {
+    const doc = (security: unknown) =>
+      compileContract({ openapi: "3.1.0", info: { title: "t", version: "1" }, security, components: { securitySchemes: { b: { type: "http", scheme: "bearer" } } }, paths: { "/a": { get: { responses: { "200": { description: "ok" } } } } } }, "inline");
+    expect(doc([{ b: [] }]).operation("GET /a")!.authRequired).toBe(true);
+    expect(doc([{}, { b: [] }]).operation("GET /a")!.authRequired).toBe(false);
+    expect(doc([]).operation("GET /a")!.authRequired).toBe(false);
+  });
+
   it("routes: found, method not allowed with the allowed list, not found", async () => {
     const contract = await kitContract();
     expect(contract.route("POST", "/plants").kind).toBe("found");
