@@ -27,6 +27,17 @@ const errorOf = (fn: () => unknown): KitError => {
   throw new Error("no error");
 };
 
+describe("the fixture format", () => {
+  it("is a valid JSON Schema 2020-12 document", async () => {
+    const { Ajv2020 } = await import("ajv/dist/2020.js");
+    const { readFileSync } = await import("node:fs");
+    const { KIT_ROOT } = await import("../src/paths.js");
+    const ajv = new Ajv2020({ strict: false });
+    const schema = JSON.parse(readFileSync(join(KIT_ROOT, "conformance", "fixture.schema.json"), "utf8"));
+    expect(ajv.validateSchema(schema), JSON.stringify(ajv.errors)).toBe(true);
+  });
+});
+
 describe("loadFixtures", () => {
   it("loads the kit's fixtures: each honest by the spec, sorted by file name", () => {
     const fixtures = loadFixtures(DEFAULT_FIXTURES, contract);

@@ -3,6 +3,7 @@ import type { Ajv, ValidateFunction } from "ajv";
 import { KitError } from "../errors.js";
 import { createAjv, dialectOf, type SchemaDialect } from "./ajv.js";
 import { matchMediaType } from "./media-type.js";
+import { openapiSchemaProblems } from "./openapi-schema.js";
 import { fromAjvErrors, type Violation } from "./violations.js";
 
 /** Validates a parsed value; an empty list means valid. Never throws for invalid data. */
@@ -86,11 +87,17 @@ export async function loadContract(source: string): Promise<Contract> {
   } catch (error) {
     throw new KitError("PS_SPEC_UNREADABLE", `${source}: ${firstLine(error)}`, { cause: error });
   }
+  // What swagger-parser's validate() does for OpenAPI 3 (its "spec" checks cover Swagger 2.0 only):
+  // dereference, circular $refs left in place, then check against the OpenAPI JSON Schema, with the
+  // schema compiled at build time rather than on every load.
+  let dereferenced: Json;
   try {
-    await SwaggerParser.validate(structuredClone(bundled) as never);
+    dereferenced = (await new SwaggerParser().dereference(structuredClone(bundled) as never, { dereference: { circular: "ignore" } })) as unknown as Json;
   } catch (error) {
     throw new KitError("PS_SPEC_INVALID", `${source}: ${firstLine(error)}`, { cause: error });
   }
+  const problems = openapiSchemaProblems(dereferenced);
+  if (problems.length > 0) throw new KitError("PS_SPEC_INVALID", `${source}: ${problems.join("; ")}`);
   return compileContract(bundled, source);
 }
 
@@ -228,7 +235,12 @@ function compileContent(
     const hasSchema = entry.schema !== undefined;
     let validate: Validator = () => [];
     if (hasSchema) {
-      const fn: ValidateFunction = ajv.compile({ $ref: `${DOC_ID}#${encodeURI(`${entryPointer}/schema`)}` });
+      let fn: ValidateFunction;
+      try {
+        fn = ajv.compile({ $ref: `${DOC_ID}#${encodeURI(`${entryPointer}/schema`)}` });
+      } catch (error) {
+        throw new KitError("PS_SPEC_INVALID", `the schema at ${entryPointer}/schema cannot be compiled: ${(error as Error).message}`, { cause: error });
+      }
       validate = (value) => (fn(value) ? [] : fromAjvErrors(fn.errors, root));
     }
     out.set(mediaType, { mediaType, pointer: entryPointer, hasSchema, validate });
