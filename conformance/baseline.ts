@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { KitError } from "../src/errors.js";
+import { CHECK_IDS } from "./checks.js";
 
 /** A known deviation of a target: a finding of this check on this fixture is expected. */
 export interface KnownDeviation {
@@ -27,12 +28,16 @@ export function loadBaseline(file: string): Baseline {
   } catch (error) {
     throw new KitError("PS_BASELINE_INVALID", `${file}: not JSON: ${(error as Error).message}`);
   }
-  const deviations = (data as { deviations?: unknown }).deviations;
-  if (typeof data !== "object" || data === null || !Array.isArray(deviations)) throw new KitError("PS_BASELINE_INVALID", `${file}: field /deviations must be an array`);
-  deviations.forEach((d: unknown, i) => {
-    const o = d as Record<string, unknown>;
+  if (typeof data !== "object" || data === null || !Array.isArray((data as { deviations?: unknown }).deviations)) {
+    throw new KitError("PS_BASELINE_INVALID", `${file}: must be an object whose field /deviations is an array`);
+  }
+  (data as { deviations: unknown[] }).deviations.forEach((d: unknown, i) => {
+    const o = d as Record<string, unknown> | null;
     if (typeof o !== "object" || o === null || typeof o.fixture !== "string" || typeof o.check !== "string") {
       throw new KitError("PS_BASELINE_INVALID", `${file}: field /deviations/${i} needs string "fixture" and "check"`);
+    }
+    if (!(CHECK_IDS as readonly string[]).includes(o.check)) {
+      throw new KitError("PS_BASELINE_INVALID", `${file}: field /deviations/${i}/check: "${o.check}" is not a check id (${CHECK_IDS.join(", ")})`);
     }
   });
   return data as Baseline;

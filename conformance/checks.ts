@@ -19,6 +19,8 @@ export interface Finding {
 
 export interface CheckContext {
   readonly operation: CompiledOperation;
+  /** Masks secrets in evidence; applied before evidence is shortened, so no part of a secret survives. */
+  readonly redact?: (text: string) => string;
   /** The spec's location, to prefix JSON pointers in rules. */
   readonly specSource: string;
   readonly expect: Expectation;
@@ -73,7 +75,7 @@ function documentedSuccess(op: CompiledOperation): string[] {
 function received(ctx: CheckContext): string {
   if (!ctx.result.ok) return ctx.result.failure.message;
   const r = ctx.result.response;
-  const body = r.body.length === 0 ? "" : `: ${preview(r.body, 200)}`;
+  const body = r.body.length === 0 ? "" : `: ${preview(r.body, 200, ctx.redact)}`;
   return `${r.status}${r.headers["content-type"] === undefined ? "" : ` ${r.headers["content-type"]}`}${body}`;
 }
 
@@ -121,7 +123,7 @@ export const CHECKS: readonly Check[] = [
     run(ctx) {
       const body = documentedJsonBody(ctx);
       if (body === undefined || body.ok) return [];
-      return [finding("response.json", "failure", `the body is not JSON: ${body.message}`, "a JSON body", preview(documented(ctx)?.received.body), ref(ctx, body.pointer))];
+      return [finding("response.json", "failure", `the body is not JSON: ${body.message}`, "a JSON body", preview(documented(ctx)?.received.body, 500, ctx.redact), ref(ctx, body.pointer))];
     },
   },
   {
@@ -133,7 +135,7 @@ export const CHECKS: readonly Check[] = [
       const violations = body.entry.validate(body.value);
       if (violations.length === 0) return [];
       return violations.map((v) =>
-        finding("response.schema", "failure", `the ${documented(ctx)?.received.status} body breaks its schema: ${describeViolation(v)}`, v.message, preview(documented(ctx)?.received.body), ref(ctx, `${body.entry.pointer}/schema`)),
+        finding("response.schema", "failure", `the ${documented(ctx)?.received.status} body breaks its schema: ${describeViolation(v)}`, v.message, preview(documented(ctx)?.received.body, 500, ctx.redact), ref(ctx, `${body.entry.pointer}/schema`)),
       );
     },
   },
@@ -154,13 +156,16 @@ export const CHECKS: readonly Check[] = [
         ];
       }
       const also = repeated !== undefined && classOf(repeated) === 4 ? ` (nor ${repeated}, the target's answer to a repeated id, which would mean the id already existed)` : "";
-      const severity = classOf(s) === 5 ? "note" : expectationSeverity(ctx);
-      if (severity === "note") return []; // status.no-5xx reports it
+      if (classOf(s) === 5) return []; // status.no-5xx reports it
+      // Where the contract shows no constraint, a server may have one: refusing is not a breach.
+      const refused = ctx.expect.refusable === true && classOf(s) === 4;
+      const severity = refused ? "warning" : expectationSeverity(ctx);
+      const why = refused ? " (the contract shows no constraint here, so a refusal is allowed; --strict counts it)" : "";
       return [
         finding(
           "valid.accepted",
           severity,
-          `a valid request got ${s}${also}`,
+          `a valid request got ${s}${also}${why}`,
           success.length === 0 ? "a 2xx status" : success.join(" or "),
           received(ctx),
           ref(ctx, `${ctx.operation.pointer}/responses/${success[0] ?? ""}`),
@@ -257,10 +262,10 @@ function documentedJsonBody(ctx: CheckContext): JsonBody | undefined {
   return { ok: true, value: parsed.value, entry: match.value };
 }
 
-/** The start of a body, for evidence. */
-export function preview(body: Buffer | undefined, max = 500): string {
+/** The start of a body, for evidence: secrets masked first, then shortened. */
+export function preview(body: Buffer | undefined, max = 500, redact: (t: string) => string = (t) => t): string {
   if (body === undefined || body.length === 0) return "(empty body)";
-  const text = body.toString("utf8");
+  const text = redact(body.toString("utf8"));
   return text.length > max ? `${text.slice(0, max)}... (${body.length} bytes)` : text;
 }
 

@@ -89,9 +89,10 @@ describe("plantstore conformance against the reference server", () => {
       const started = Date.now();
       const r = await runCli(["conformance", "--target", `http://127.0.0.1:${port}`], { PLANTSTORE_TOKEN: SECRET });
       const seconds = (Date.now() - started) / 1000;
-      expect(r.code).toBe(1);
+      expect(r.code).toBe(2);
       expect(r.stdout).toContain("no usable answer: timeout");
       expect(r.stdout).toContain("not sent: the target answered none of the last");
+      expect(r.stdout).toContain("could not judge the target: the target gave no HTTP answer to any request");
       expect(seconds).toBeLessThan(60);
     } finally {
       for (const s of sockets) s.destroy();

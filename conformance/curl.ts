@@ -7,7 +7,11 @@ import { joinUrl } from "./http-client.js";
  * command can be pasted after exporting it, and the token itself is never printed.
  */
 export function curlFor(base: URL, request: PreparedRequest, token: string): string {
-  const parts = ["curl", "-sS", "-i", "-X", request.method, shellQuote(joinUrl(base, request.path))];
+  const url = joinUrl(base, request.path);
+  // An apiKey in the query is form-encoded there; the command takes it from the environment instead.
+  const inQuery = token === "" ? "" : new URLSearchParams({ k: token }).toString().slice(2);
+  const target = inQuery !== "" && url.includes(inQuery) ? `"${url.replace(/(["\\`$])/g, "\\$1").split(inQuery).join("$PLANTSTORE_TOKEN")}"` : shellQuote(url);
+  const parts = ["curl", "-sS", "-i", "-X", request.method, target];
   for (const [name, value] of Object.entries(request.headers)) {
     const header = `${name}: ${value}`;
     if (token !== "" && value.includes(token)) parts.push("-H", `"${header.split(token).join("$PLANTSTORE_TOKEN").replace(/(["\\`])/g, "\\$1")}"`);

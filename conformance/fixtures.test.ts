@@ -100,7 +100,7 @@ describe("prepareRequest", () => {
     expect(id > 2n ** 53n).toBe(true);
     expect(first.body?.toString()).toBe(`{"id":${id},"name":"x"}`);
     expect(second.body?.toString()).toMatch(new RegExp(`^\\{"id": ${id}, "name": "fresh-[0-9a-f]{16}"\\}$`));
-    expect(first.headers).toEqual({ "content-type": "application/json", authorization: "Bearer tkn" });
+    expect(first.headers).toEqual({ "accept-encoding": "identity", "content-type": "application/json", authorization: "Bearer tkn" });
     expect(first.method).toBe("POST");
     expect(first.path).toBe("/plants");
   });

@@ -24,6 +24,7 @@ export interface Expectation {
   readonly kind: ExpectKind;
   readonly status?: number;
   readonly severity?: "failure" | "warning";
+  readonly refusable?: boolean;
   readonly existingAnswerFrom?: number;
 }
 
@@ -129,6 +130,7 @@ function checkHonesty(fixture: Fixture, fail: (detail: string) => never): void {
     const at = `field /steps/${i}`;
     const from = step.expect.existingAnswerFrom;
     if (from !== undefined && (from >= i || step.expect.kind !== "valid")) fail(`${at}/expect/existingAnswerFrom: must name an earlier step, on a valid step`);
+    if (step.expect.refusable === true && step.expect.kind !== "valid") fail(`${at}/expect/refusable: applies to valid steps only`);
     let prepared: PreparedRequest;
     try {
       prepared = prepareRequest(fixture, i, fresh, sample, secrets);
@@ -201,7 +203,8 @@ export function prepareRequest(fixture: Fixture, stepIndex: number, fresh: Map<s
     );
   } else if (r.rawBodyBase64 !== undefined) body = Buffer.from(r.rawBodyBase64, "base64");
 
-  const headers: Record<string, string> = {};
+  // identity: the harness judges the bytes the server means, without asking for a compression.
+  const headers: Record<string, string> = { "accept-encoding": "identity" };
   const firstMediaType = op.requestBody === undefined ? undefined : [...op.requestBody.content.keys()][0];
   if (body !== undefined && firstMediaType !== undefined) headers["content-type"] = firstMediaType;
   for (const [k, v] of Object.entries(r.headers ?? {})) headers[k.toLowerCase()] = v;
@@ -230,33 +233,46 @@ function substituteFresh(value: unknown, freshOf: (name: string, kind: string) =
   return out;
 }
 
-/** Puts the credentials where the operation's first security requirement says they go. */
+/**
+ * Puts the credentials where the operation's first security requirement says they go, for every
+ * scheme of that requirement (all must hold). `other-scheme` puts the right token where the spec does
+ * not want it; `lowercase-scheme` only differs from `valid` for http schemes.
+ */
 function applyCredentials(op: CompiledOperation, credentials: Credentials, secrets: Secrets, headers: Record<string, string>, query: URLSearchParams): void {
-  const scheme = op.security[0]?.[0];
-  if (scheme === undefined || credentials === "none") return;
+  const schemes = op.security[0] ?? [];
+  if (credentials === "none") return;
   const token = credentials === "wrong" ? secrets.wrongToken : secrets.token;
-  if (scheme.type === "apiKey" && scheme.paramName !== undefined) {
-    const value = credentials === "empty-bearer" ? "" : token;
-    if (scheme.in === "query") query.set(scheme.paramName, value);
-    else headers[scheme.paramName.toLowerCase()] = value;
-    return;
+  const cookies: string[] = [];
+  for (const scheme of schemes) {
+    if (scheme.type === "apiKey" && scheme.paramName !== undefined) {
+      if (credentials === "other-scheme") {
+        headers.authorization = `Bearer ${token}`;
+        continue;
+      }
+      const value = credentials === "empty-bearer" ? "" : token;
+      if (scheme.in === "query") query.set(scheme.paramName, value);
+      else if (scheme.in === "cookie") cookies.push(`${scheme.paramName}=${value}`);
+      else headers[scheme.paramName.toLowerCase()] = value;
+      continue;
+    }
+    const basic = scheme.type === "http" && scheme.scheme === "basic";
+    const own = basic ? "Basic" : "Bearer";
+    const encode = (t: string): string => (basic ? Buffer.from(t, "utf8").toString("base64") : t);
+    switch (credentials) {
+      case "valid":
+      case "wrong":
+        headers.authorization = `${own} ${encode(token)}`;
+        break;
+      case "other-scheme":
+        headers.authorization = `${basic ? "Bearer" : "Basic"} ${token}`;
+        break;
+      case "empty-bearer":
+        headers.authorization = `${own} `;
+        break;
+      case "lowercase-scheme":
+        headers.authorization = `${own.toLowerCase()} ${encode(token)}`;
+        break;
+    }
   }
-  const basic = scheme.type === "http" && scheme.scheme === "basic";
-  const own = basic ? "Basic" : "Bearer";
-  const encode = (t: string): string => (basic ? Buffer.from(t, "utf8").toString("base64") : t);
-  switch (credentials) {
-    case "valid":
-    case "wrong":
-      headers.authorization = `${own} ${encode(token)}`;
-      break;
-    case "other-scheme":
-      headers.authorization = `${basic ? "Bearer" : "Basic"} ${token}`;
-      break;
-    case "empty-bearer":
-      headers.authorization = `${own} `;
-      break;
-    case "lowercase-scheme":
-      headers.authorization = `${own.toLowerCase()} ${encode(token)}`;
-      break;
-  }
+  if (cookies.length > 0) headers.cookie = cookies.join("; ");
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { connect as netConnect } from "node:net";
 import { connect as tlsConnect } from "node:tls";
+import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import { Agent, request } from "undici";
 import { KitError } from "../src/errors.js";
 import type { PreparedRequest } from "./fixtures.js";
@@ -83,7 +84,9 @@ export function createHttpClient(options: ClientOptions): HttpClient {
       }
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : v;
-      return { ok: true, response: { status: res.statusCode, headers, body: Buffer.concat(chunks, size) }, durationMs: performance.now() - started };
+      const decoded = decode(Buffer.concat(chunks, size), headers["content-encoding"], options.maxResponseBytes);
+      if (!decoded.ok) return fail(decoded.kind, decoded.message, started);
+      return { ok: true, response: { status: res.statusCode, headers, body: decoded.body }, durationMs: performance.now() - started };
     } catch (error) {
       const f = classify(error, options.timeoutMs, signal.aborted);
       return fail(f.kind, f.message, started);
@@ -95,6 +98,26 @@ export function createHttpClient(options: ClientOptions): HttpClient {
     probe: (base) => probeConnection(base, options.timeoutMs, ca, options.insecure === true),
     close: () => agent.destroy(),
   };
+}
+
+/**
+ * Undoes a content coding. The harness asks for identity, but RFC 9110 section 12.5.3 lets a server
+ * send a coding anyway, and judging compressed bytes as JSON would fail a correct server.
+ */
+function decode(body: Buffer, coding: string | undefined, max: number): { ok: true; body: Buffer } | { ok: false; kind: TransportFailureKind; message: string } {
+  const c = (coding ?? "identity").trim().toLowerCase();
+  if (c === "" || c === "identity") return { ok: true, body };
+  try {
+    if (c === "gzip" || c === "x-gzip") return { ok: true, body: gunzipSync(body, { maxOutputLength: max }) };
+    if (c === "deflate") return { ok: true, body: inflateSync(body, { maxOutputLength: max }) };
+    if (c === "br") return { ok: true, body: brotliDecompressSync(body, { maxOutputLength: max }) };
+  } catch (error) {
+    const tooBig = (error as { code?: string }).code === "ERR_BUFFER_TOO_LARGE";
+    return tooBig
+      ? { ok: false, kind: "too-large", message: `the ${c}-decoded body passed the read cap of ${max} bytes` }
+      : { ok: false, kind: "malformed-http", message: `the body is not valid ${c} (${(error as Error).message})` };
+  }
+  return { ok: false, kind: "malformed-http", message: `Content-Encoding ${JSON.stringify(coding)} was not asked for and is not one the harness can decode` };
 }
 
 function fail(kind: TransportFailureKind, message: string, started: number): ExchangeResult {

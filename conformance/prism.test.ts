@@ -33,15 +33,22 @@ describe("the Prism mock, judged by the conformance suite", () => {
     expect(summary.exitCode).toBe(0);
     expect(summary.known).toBe(new Set(loadBaseline(baselineFile).deviations.map((d) => d.fixture)).size);
     expect(summary.staleBaseline).toEqual([]);
-    expect(results.find((r) => r.fixture === "valid-id-beyond-2-53")?.outcome).toBe("known");
+    expect(results.find((r) => r.fixture === "auth-wrong-token")?.outcome).toBe("known");
   });
 
   it("fails on a deviation the baseline does not list", async () => {
     const baseline = loadBaseline(baselineFile);
-    const trimmed = { deviations: baseline.deviations.filter((d) => d.fixture !== "valid-id-int64-max") };
+    const trimmed = { deviations: baseline.deviations.filter((d) => d.fixture !== "invalid-id-tiny-fraction") };
     const { summary, results } = await runConformance({ target: prism.url, token: "any-token-prism-accepts", contract, baseline: trimmed });
     expect(summary.exitCode).toBe(1);
-    expect(results.filter((r) => r.outcome === "fail").map((r) => r.fixture)).toEqual(["valid-id-int64-max"]);
+    expect(results.filter((r) => r.outcome === "fail").map((r) => r.fixture)).toEqual(["invalid-id-tiny-fraction"]);
+  });
+
+  it("refuses ids beyond 2^53: a warning by default (the contract shows no range), a failure with --strict", async () => {
+    const { results } = await runConformance({ target: prism.url, token: "any-token-prism-accepts", contract, only: ["valid-id-*"], strict: true });
+    const failed = results.filter((r) => r.outcome === "fail").map((r) => r.fixture);
+    expect(failed).toEqual(expect.arrayContaining(["valid-id-beyond-2-53", "valid-id-below-minus-2-53", "valid-id-2-53-plus-1", "valid-id-int64-max", "valid-id-int64-min"]));
+    expect(failed).not.toContain("valid-id-negative");
   });
 
   it("ships a baseline whose every entry gives a reason", () => {

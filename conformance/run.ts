@@ -9,7 +9,7 @@ import { curlFor } from "./curl.js";
 import { loadFixtures, prepareRequest, type Fixture, type PreparedRequest } from "./fixtures.js";
 import { Random, randomSeed } from "./fresh.js";
 import { createHttpClient, joinUrl, type ExchangeResult } from "./http-client.js";
-import { createRedactor, type Redactor } from "./redact.js";
+import { createRedactor, MASK, type Redactor } from "./redact.js";
 
 export interface RunOptions {
   readonly target: string;
@@ -33,6 +33,9 @@ export interface RunOptions {
   /** After this many timeouts in a row the target is taken as stopped, and the rest is not sent. */
   readonly timeoutsBeforeGivingUp?: number;
 }
+
+/** Answers that say "no room now" (RFC 6585 section 4, RFC 9110 section 15.6.4, RFC 4918 section 11.5). */
+const CAPACITY = new Set([429, 503, 507]);
 
 export const RUN_DEFAULTS = { timeoutMs: 5_000, concurrency: 4, maxResponseBytes: 4 * 1024 * 1024, timeoutsBeforeGivingUp: 3 } as const;
 
@@ -85,6 +88,10 @@ export interface RunSummary {
   readonly staleBaseline: readonly { fixture: string; check: string }[];
   readonly strict: boolean;
   readonly durationMs: number;
+  /** Why the run as a whole could not judge the target, when it could not. */
+  readonly runError: string | undefined;
+  /** Advice drawn from the whole run (for example: the token seems wrong). */
+  readonly hints: readonly string[];
   /** 0: no counted findings; 1: counted findings; 2: the run could not be completed. */
   readonly exitCode: 0 | 1 | 2;
 }
@@ -103,6 +110,8 @@ export type RunEvent =
 export async function runConformance(options: RunOptions, onEvent: (event: RunEvent) => void = () => undefined): Promise<{ summary: RunSummary; results: CaseResult[] }> {
   const started = performance.now();
   const base = parseTarget(options.target);
+  // A header value carries visible ASCII only (RFC 9110 section 5.5); anything else could not be sent.
+  if (!/^[\x21-\x7e]+$/.test(options.token)) throw new KitError("PS_USAGE", "--token must be visible ASCII characters without spaces");
   const contract = options.contract ?? (await loadContract(options.spec ?? DEFAULT_SPEC));
   const all = loadFixtures(options.fixtures ?? DEFAULT_FIXTURES, contract);
   const { fixtures, checkFilter } = select(all, options.only ?? [], options.skip ?? []);
@@ -136,14 +145,22 @@ export async function runConformance(options: RunOptions, onEvent: (event: RunEv
         const step = fixture.steps[s]!;
         const prepared = prepareRequest(fixture, s, fresh, streams[i]!, secrets);
         let result: ExchangeResult;
-        if (timeoutsInARow >= giveUpAfter) {
+        const notSent = timeoutsInARow >= giveUpAfter;
+        if (notSent) {
           result = { ok: false, failure: { kind: "timeout", message: `not sent: the target answered none of the last ${timeoutsInARow} requests within ${timeoutMs} ms` }, durationMs: 0 };
         } else {
           result = await client.exchange(base, prepared);
           if (!result.ok && result.failure.kind === "timeout") timeoutsInARow++;
           else timeoutsInARow = 0;
         }
-        const findings = judge({ operation: fixture.operation, specSource, expect: step.expect, result, earlierStatuses: statuses }, checkFilter).map(
+        if (result.ok && CAPACITY.has(result.response.status)) {
+          // Limits and quotas are not shown by the contract: a refusal for capacity is not judged.
+          statuses.push(result.response.status);
+          steps.push(stepResult(s, base, prepared, result, [], options.token, redact));
+          error = `the target refused for capacity (${result.response.status}); the case could not be judged: lower --concurrency, or give the target room`;
+          break;
+        }
+        const findings = judge({ operation: fixture.operation, specSource, expect: step.expect, result, earlierStatuses: statuses, redact }, checkFilter).map(
           (f): ReportedFinding => {
             const isKnown = known.has(baselineKey(fixture.id, f.check));
             return { ...redactFinding(f, redact), known: isKnown, counts: !isKnown && (f.severity === "failure" || (strict && f.severity === "warning")) };
@@ -152,7 +169,7 @@ export async function runConformance(options: RunOptions, onEvent: (event: RunEv
         statuses.push(result.ok ? result.response.status : undefined);
         steps.push(stepResult(s, base, prepared, result, findings, options.token, redact));
         if (!result.ok) {
-          if (result.failure.kind === "unreachable" || result.failure.kind === "tls") error = redact(result.failure.message);
+          if (result.failure.kind === "unreachable" || result.failure.kind === "tls" || notSent) error = redact(result.failure.message);
           break; // later steps build on this one
         }
       }
@@ -180,9 +197,25 @@ export async function runConformance(options: RunOptions, onEvent: (event: RunEv
 
     const ran = new Set(fixtures.map((f) => f.id));
     const seen = new Set(results.flatMap((r) => r.steps.flatMap((s) => s.findings.filter((f) => f.known).map((f) => baselineKey(r.fixture, f.check)))));
-    const staleBaseline = (options.baseline?.deviations ?? []).filter((d) => ran.has(d.fixture) && !seen.has(baselineKey(d.fixture, d.check))).map(({ fixture, check }) => ({ fixture, check }));
+    // An entry naming a fixture that ran but did not deviate, or a fixture that does not exist (a typo,
+    // a renamed file), is stale; entries for fixtures left out by --only/--skip are not judged.
+    const loaded = new Set(all.map((f) => f.id));
+    const staleBaseline = (options.baseline?.deviations ?? [])
+      .filter((d) => (ran.has(d.fixture) && !seen.has(baselineKey(d.fixture, d.check))) || !loaded.has(d.fixture))
+      .map(({ fixture, check }) => ({ fixture, check }));
     const findings = results.flatMap((r) => r.steps.flatMap((s) => s.findings));
     const count = (o: Outcome): number => results.filter((r) => r.outcome === o).length;
+    const allSteps = results.flatMap((r) => r.steps);
+    const answered = allSteps.filter((st) => st.response !== undefined);
+    const hints: string[] = [];
+    // Nothing came back as HTTP (a TLS port spoken to in plain HTTP, a server that resets everything):
+    // there is nothing to judge, and the run says so instead of listing every case as a failure.
+    const runError =
+      allSteps.length > 0 && answered.length === 0 ? `the target gave no HTTP answer to any request (first failure: ${allSteps[0]?.transportFailure ?? "unknown"})` : undefined;
+    const withToken = allSteps.filter((st) => st.request.headers.authorization?.includes(MASK) === true && st.response !== undefined);
+    if (withToken.length > 0 && withToken.every((st) => st.response!.status === 401 || st.response!.status === 403)) {
+      hints.push(`every request carrying the token got ${withToken[0]!.response!.status}: is --token right for this target?`);
+    }
     const summary: RunSummary = {
       target: targetShown,
       spec: contract.source,
@@ -198,7 +231,9 @@ export async function runConformance(options: RunOptions, onEvent: (event: RunEv
       staleBaseline,
       strict,
       durationMs: performance.now() - started,
-      exitCode: count("error") > 0 ? 2 : count("fail") > 0 ? 1 : 0,
+      runError,
+      hints,
+      exitCode: runError !== undefined || count("error") > 0 ? 2 : count("fail") > 0 ? 1 : 0,
     };
     onEvent({ type: "run-finished", summary, results });
     return { summary, results };
@@ -229,11 +264,11 @@ async function runOrdered<T, R>(items: readonly T[], concurrency: number, task: 
 }
 
 function stepResult(index: number, base: URL, prepared: PreparedRequest, result: ExchangeResult, findings: ReportedFinding[], token: string, redact: Redactor): StepResult {
-  const maskHeaders = (h: Readonly<Record<string, string>>): Record<string, string> => Object.fromEntries(Object.entries(h).map(([k, v]) => [k, redact(v)]));
+  const maskHeaders = (h: Readonly<Record<string, string>>): Record<string, string> => Object.fromEntries(Object.entries(h).map(([k, v]) => [redact(k), redact(v)]));
   return {
     index,
-    request: { method: prepared.method, url: redact(joinUrl(base, prepared.path)), headers: maskHeaders(prepared.headers), body: redact(preview(prepared.body)) },
-    response: result.ok ? { status: result.response.status, headers: maskHeaders(result.response.headers), body: redact(preview(result.response.body)) } : undefined,
+    request: { method: prepared.method, url: redact(joinUrl(base, prepared.path)), headers: maskHeaders(prepared.headers), body: preview(prepared.body, 500, redact) },
+    response: result.ok ? { status: result.response.status, headers: maskHeaders(result.response.headers), body: preview(result.response.body, 500, redact) } : undefined,
     transportFailure: result.ok ? undefined : redact(result.failure.message),
     durationMs: result.durationMs,
     findings,
@@ -260,6 +295,7 @@ function parseTarget(target: string): URL {
     throw new KitError("PS_USAGE", `--target ${JSON.stringify(target)} is not a URL (for example http://127.0.0.1:4010)`);
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new KitError("PS_USAGE", `--target must be http or https, got ${url.protocol}`);
+  if (url.username !== "" || url.password !== "") throw new KitError("PS_USAGE", "--target must not carry user:password (it would be printed in reproductions); pass credentials with --token");
   url.search = "";
   url.hash = "";
   return url;
@@ -275,18 +311,20 @@ function displayUrl(url: URL): string {
 
 const toRegex = (pattern: string): RegExp => new RegExp(`^${pattern.split("*").map((p) => p.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`);
 
-/** Applies --only/--skip: each pattern names fixtures or checks; one that names neither is a usage error. */
+/**
+ * Applies --only/--skip. A pattern that matches a fixture id selects fixtures; only a pattern that
+ * matches no fixture but a check id selects checks; one that matches neither is a usage error.
+ * response.received is never filtered out: a step without an answer can never pass.
+ */
 function select(all: Fixture[], only: readonly string[], skip: readonly string[]): { fixtures: Fixture[]; checkFilter: ((id: CheckId) => boolean) | undefined } {
   const classify = (flag: string, patterns: readonly string[]) => {
     const fixtureRes: RegExp[] = [];
     const checkRes: RegExp[] = [];
     for (const p of patterns) {
       const re = toRegex(p);
-      const f = all.some((x) => re.test(x.id));
-      const c = CHECK_IDS.some((id) => re.test(id));
-      if (!f && !c) throw new KitError("PS_USAGE", `--${flag} ${JSON.stringify(p)} matches no fixture id and no check id`);
-      if (f) fixtureRes.push(re);
-      if (c) checkRes.push(re);
+      if (all.some((x) => re.test(x.id))) fixtureRes.push(re);
+      else if (CHECK_IDS.some((id) => re.test(id))) checkRes.push(re);
+      else throw new KitError("PS_USAGE", `--${flag} ${JSON.stringify(p)} matches no fixture id and no check id`);
     }
     return { fixtureRes, checkRes };
   };
@@ -297,6 +335,6 @@ function select(all: Fixture[], only: readonly string[], skip: readonly string[]
   const checkFilter =
     o.checkRes.length === 0 && s.checkRes.length === 0
       ? undefined
-      : (id: CheckId) => (o.checkRes.length === 0 || o.checkRes.some((re) => re.test(id))) && !s.checkRes.some((re) => re.test(id));
+      : (id: CheckId) => id === "response.received" || ((o.checkRes.length === 0 || o.checkRes.some((re) => re.test(id))) && !s.checkRes.some((re) => re.test(id)));
   return { fixtures, checkFilter };
 }

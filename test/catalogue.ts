@@ -9,13 +9,22 @@ import { json, type Override } from "./variant-server.js";
  * pass. Each is the reference core with one change. Used by catalogue.test.ts; the README reports
  * the catch rate and false alarms from it.
  */
+type Variant = (request: CoreRequest, body: any, reference: () => WireResponse, as: (r: CoreRequest) => WireResponse) => Override | undefined;
+
 export interface CatalogueEntry {
   readonly name: string;
   /** For faulty entries: the fixture and check that must report it. */
   readonly caughtBy?: { readonly fixture: string; readonly check: CheckId };
   /** Run with --strict (the rule is an RFC's, reported as a warning). */
   readonly strict?: boolean;
-  readonly variant: (request: CoreRequest, body: any, reference: () => WireResponse, as: (r: CoreRequest) => WireResponse) => Override | undefined;
+  /**
+   * The server refuses a value where the contract shows no constraint: allowed by the contract, so
+   * the default run passes it with a warning, and only --strict fails it.
+   */
+  readonly refusal?: boolean;
+  readonly variant: Variant;
+  /** For variants with state of their own: makes a fresh one for each server. */
+  readonly stateful?: () => Variant;
 }
 
 const error400 = (message = "bad request"): WireResponse => json(400, { error: 400, message });
@@ -79,25 +88,25 @@ export const FAULTY: readonly CatalogueEntry[] = [
   { name: "accepts malformed JSON", caughtBy: { fixture: "invalid-malformed-json", check: "invalid.rejected" }, variant: acceptIf((b, r) => b === undefined && r.body.length > 0) },
   { name: "accepts an empty body", caughtBy: { fixture: "invalid-empty-body", check: "invalid.rejected" }, variant: acceptIf((_b, r) => r.body.length === 0) },
   { name: "answers 500 to a wrong Content-Type", caughtBy: { fixture: "invalid-content-type-text", check: "status.no-5xx" }, variant: (r, _b, reference) => (r.headers["content-type"] === "text/plain" ? json(500, { error: 500, message: "boom" }) : reference()) },
-  { name: "rejects ids beyond 2^53", caughtBy: { fixture: "valid-id-beyond-2-53", check: "valid.accepted" }, variant: refuseIf((b) => Math.abs(b.id) > 2 ** 53) },
-  { name: "rejects ids below -2^53", caughtBy: { fixture: "valid-id-below-minus-2-53", check: "valid.accepted" }, variant: refuseIf((b) => b.id < -(2 ** 53)) },
-  { name: "rejects int64 max (a double range check)", caughtBy: { fixture: "valid-id-int64-max", check: "valid.accepted" }, variant: refuseIf((b) => b.id >= 2 ** 63) },
-  { name: "rejects int64 min (an exclusive bound)", caughtBy: { fixture: "valid-id-int64-min", check: "valid.accepted" }, variant: refuseIf((b) => b.id <= -(2 ** 63)) },
-  { name: "rejects 2^53 + 1 (a safe-integer check)", caughtBy: { fixture: "valid-id-2-53-plus-1", check: "valid.accepted" }, variant: refuseIf((b) => typeof b.id === "number" && !Number.isSafeInteger(b.id)) },
-  { name: "rejects negative ids", caughtBy: { fixture: "valid-id-negative", check: "valid.accepted" }, variant: refuseIf((b) => b.id < 0) },
-  { name: "rejects the id 0", caughtBy: { fixture: "valid-id-zero", check: "valid.accepted" }, variant: refuseIf((b) => b.id === 0) },
-  { name: "rejects ids written 123.0", caughtBy: { fixture: "valid-id-written-with-fraction", check: "valid.accepted" }, variant: refuseIf((_b, r) => /"id":\s*-?\d+\.0/.test(text(r))) },
-  { name: "rejects empty names", caughtBy: { fixture: "valid-name-empty", check: "valid.accepted" }, variant: refuseIf((b) => b.name === "") },
-  { name: "rejects names over 1,000 characters", caughtBy: { fixture: "valid-name-long", check: "valid.accepted" }, variant: refuseIf((b) => typeof b.name === "string" && b.name.length > 1000) },
-  { name: "rejects non-ASCII names", caughtBy: { fixture: "valid-name-unicode", check: "valid.accepted" }, variant: refuseIf((b) => /[^\x00-\x7f]/.test(String(b.name))) },
-  { name: "rejects empty tags", caughtBy: { fixture: "valid-tag-empty", check: "valid.accepted" }, variant: refuseIf((b) => b.tag === "") },
+  { name: "rejects ids beyond 2^53", refusal: true, strict: true, caughtBy: { fixture: "valid-id-beyond-2-53", check: "valid.accepted" }, variant: refuseIf((b) => Math.abs(b.id) > 2 ** 53) },
+  { name: "rejects ids below -2^53", refusal: true, strict: true, caughtBy: { fixture: "valid-id-below-minus-2-53", check: "valid.accepted" }, variant: refuseIf((b) => b.id < -(2 ** 53)) },
+  { name: "rejects int64 max (a double range check)", refusal: true, strict: true, caughtBy: { fixture: "valid-id-int64-max", check: "valid.accepted" }, variant: refuseIf((b) => b.id >= 2 ** 63) },
+  { name: "rejects int64 min (an exclusive bound)", refusal: true, strict: true, caughtBy: { fixture: "valid-id-int64-min", check: "valid.accepted" }, variant: refuseIf((b) => b.id <= -(2 ** 63)) },
+  { name: "rejects 2^53 + 1 (a safe-integer check)", refusal: true, strict: true, caughtBy: { fixture: "valid-id-2-53-plus-1", check: "valid.accepted" }, variant: refuseIf((b) => typeof b.id === "number" && !Number.isSafeInteger(b.id)) },
+  { name: "rejects negative ids", refusal: true, strict: true, caughtBy: { fixture: "valid-id-negative", check: "valid.accepted" }, variant: refuseIf((b) => b.id < 0) },
+  { name: "rejects the id 0", refusal: true, strict: true, caughtBy: { fixture: "valid-id-zero", check: "valid.accepted" }, variant: refuseIf((b) => b.id === 0) },
+  { name: "rejects ids written 123.0", refusal: true, strict: true, caughtBy: { fixture: "valid-id-written-with-fraction", check: "valid.accepted" }, variant: refuseIf((_b, r) => /"id":\s*-?\d+\.0/.test(text(r))) },
+  { name: "rejects empty names", refusal: true, strict: true, caughtBy: { fixture: "valid-name-empty", check: "valid.accepted" }, variant: refuseIf((b) => b.name === "") },
+  { name: "rejects names over 1,000 characters", refusal: true, strict: true, caughtBy: { fixture: "valid-name-long", check: "valid.accepted" }, variant: refuseIf((b) => typeof b.name === "string" && b.name.length > 1000) },
+  { name: "rejects non-ASCII names", refusal: true, strict: true, caughtBy: { fixture: "valid-name-unicode", check: "valid.accepted" }, variant: refuseIf((b) => /[^\x00-\x7f]/.test(String(b.name))) },
+  { name: "rejects empty tags", refusal: true, strict: true, caughtBy: { fixture: "valid-tag-empty", check: "valid.accepted" }, variant: refuseIf((b) => b.tag === "") },
   { name: "requires tag", caughtBy: { fixture: "valid-without-tag", check: "valid.accepted" }, variant: refuseIf((b) => b.tag === undefined) },
-  { name: "rejects unknown properties", caughtBy: { fixture: "valid-extra-properties", check: "valid.accepted" }, variant: refuseIf((b) => Object.keys(b).some((k) => !["id", "name", "tag"].includes(k))) },
-  { name: "rejects a charset parameter", caughtBy: { fixture: "valid-content-type-charset", check: "valid.accepted" }, variant: refuseIf((_b, r) => r.headers["content-type"] !== "application/json") },
-  { name: "makes names unique", caughtBy: { fixture: "valid-same-name-twice", check: "valid.accepted" }, variant: (() => {
+  { name: "rejects unknown properties", refusal: true, strict: true, caughtBy: { fixture: "valid-extra-properties", check: "valid.accepted" }, variant: refuseIf((b) => Object.keys(b).some((k) => !["id", "name", "tag"].includes(k))) },
+  { name: "rejects a charset parameter", refusal: true, strict: true, caughtBy: { fixture: "valid-content-type-charset", check: "valid.accepted" }, variant: refuseIf((_b, r) => r.headers["content-type"] !== "application/json") },
+  { name: "makes names unique", refusal: true, strict: true, caughtBy: { fixture: "valid-same-name-twice", check: "valid.accepted" }, variant: () => undefined, stateful: () => {
       const names = new Set<string>();
       return mapSuccess((ref, b) => (names.has(b.name) ? error400("name taken") : (names.add(b.name), ref)));
-    })() },
+    } },
   { name: "no authentication at all", caughtBy: { fixture: "auth-missing", check: "auth.rejected" }, variant: (r, _b, reference, as) => (r.headers.authorization === undefined ? as(authorised(r)) : reference()) },
   { name: "accepts any token", caughtBy: { fixture: "auth-wrong-token", check: "auth.rejected" }, variant: (r, _b, reference, as) => (/^Bearer \S+/.test(String(r.headers.authorization)) ? as(authorised(r)) : reference()) },
   { name: "accepts the token under any scheme", caughtBy: { fixture: "auth-other-scheme", check: "auth.rejected" }, variant: (r, _b, reference, as) => (String(r.headers.authorization).endsWith(TOKEN) ? as(authorised(r)) : reference()) },

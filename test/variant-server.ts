@@ -62,7 +62,8 @@ export async function startVariant(
         }
       }
       res.writeHead(override.status, override.headers);
-      res.end(override.body);
+      // A variant may send bytes (a gzip body) as a latin1 string.
+      res.end((override as { latin1?: boolean }).latin1 === true ? Buffer.from(override.body, "latin1") : override.body);
     });
   };
   const server = tls === undefined ? createServer(listener) : createHttpsServer(tls, listener);

@@ -28,14 +28,14 @@ export function consoleReporter(write: (line: string) => void, options: ConsoleO
         const r = event.result;
         const width = String(event.total).length;
         write(`[${String(event.index + 1).padStart(width)}/${event.total}] ${mark[r.outcome]} ${r.fixture} ${dim(`(${r.durationMs.toFixed(0)} ms)`)}`);
-        if (r.error !== undefined) write(`    ${red("could not judge")}: ${r.error}`);
+        if (r.error !== undefined) write(`    ${red("could not judge")}: ${visible(r.error)}`);
         for (const step of r.steps) {
           for (const f of step.findings) {
-            write(`    ${sev(f)} ${f.check}: ${f.message}`);
+            write(`    ${sev(f)} ${f.check}: ${visible(f.message)}`);
             if (f.severity === "note" && !options.verbose) continue;
-            write(`      expected: ${f.expected}`);
-            write(`      received: ${f.received}`);
-            write(`      rule:     ${f.rule}`);
+            write(`      expected: ${visible(f.expected)}`);
+            write(`      received: ${visible(f.received)}`);
+            write(`      rule:     ${visible(f.rule)}`);
           }
           if (step.findings.some((f) => f.counts || f.known) || options.verbose) write(`      reproduce (step ${step.index + 1}): ${clip(step.curl)}`);
         }
@@ -55,6 +55,8 @@ export function summaryLines(s: RunSummary): string[] {
     `findings: ${s.failures} failures, ${s.warnings} warnings${s.strict ? " (counted: --strict)" : ""}, ${s.notes} notes; ${(s.durationMs / 1000).toFixed(2)} s`,
   ];
   for (const stale of s.staleBaseline) lines.push(`baseline entry did not occur (fixed? remove it): ${stale.fixture} ${stale.check}`);
+  for (const hint of s.hints) lines.push(`hint: ${visible(hint)}`);
+  if (s.runError !== undefined) lines.push(`could not judge the target: ${visible(s.runError)}`);
   lines.push(s.exitCode === 0 ? "verdict: PASS (exit 0)" : s.exitCode === 1 ? "verdict: FAIL, the target breaks the contract (exit 1)" : "verdict: ERROR, the run could not judge every case (exit 2)");
   return lines;
 }
@@ -62,4 +64,14 @@ export function summaryLines(s: RunSummary): string[] {
 /** Long commands (a 100,000-character name) are cut on the console; reports keep them whole. */
 function clip(command: string): string {
   return command.length <= 2_000 ? command : `${command.slice(0, 2_000)}... (${command.length} characters; the whole command is in the JSON and JUnit reports)`;
+}
+
+/**
+ * Text from the target shown so it cannot forge lines or colours in a CI log: line breaks, escape
+ * sequences and other control characters are written out as \n, \u001b and the like.
+ */
+export function visible(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) =>
+    c === "\n" ? "\\n" : c === "\r" ? "\\r" : c === "\t" ? "\\t" : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }

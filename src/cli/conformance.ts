@@ -1,4 +1,5 @@
-import { resolve } from "node:path";
+import { accessSync, constants } from "node:fs";
+import { dirname, resolve } from "node:path";
 import {
   consoleReporter,
   createRedactor,
@@ -44,9 +45,10 @@ Verdict and reports:
   --verbose                 show notes and evidence of passing cases too
 
 Limits:
-  --timeout MS              time for one exchange, connect to last byte (default ${RUN_DEFAULTS.timeoutMs})
-  --concurrency N           cases in parallel; results stay in fixture order (default ${RUN_DEFAULTS.concurrency})
-  --max-response-bytes N    read at most this much of a body; more is a failure (default ${RUN_DEFAULTS.maxResponseBytes})
+  --timeout MS              time for one exchange, connect to last byte, 100 or more (default ${RUN_DEFAULTS.timeoutMs})
+  --concurrency N           cases in parallel, 1 to 64; results stay in fixture order (default ${RUN_DEFAULTS.concurrency})
+  --max-response-bytes N    read at most this much of a body, 64 KiB to 64 MiB; more is a failure
+                            (default ${RUN_DEFAULTS.maxResponseBytes})
 
 Exit codes: 0 no violations; 1 violations found; 2 could not run (bad flag, spec, fixture or
 baseline; target unreachable; a case that could not be judged).`;
@@ -82,6 +84,14 @@ export async function conformance(argv: string[], io: Io): Promise<number> {
   const token = values.token ?? io.env.PLANTSTORE_TOKEN;
   if (token === undefined || token === "") throw new KitError("PS_USAGE", "--token is required (or set PLANTSTORE_TOKEN)");
   const reports = (values.report ?? []).map(parseReportFlag);
+  // Output paths are checked before the run, so a typo cannot cost a whole run's results.
+  for (const file of [...reports.map((r) => r.file), ...(values["write-baseline"] === undefined ? [] : [resolve(values["write-baseline"])])]) {
+    try {
+      accessSync(dirname(file), constants.W_OK);
+    } catch {
+      throw new KitError("PS_REPORT_UNWRITABLE", `${file}: the folder ${dirname(file)} does not exist or is not writable`);
+    }
+  }
   if (values.seed !== undefined && !/^\d+$/.test(values.seed)) throw new KitError("PS_USAGE", `--seed must be a non-negative integer, got ${JSON.stringify(values.seed)}`);
 
   const redact = createRedactor([token]);
@@ -106,9 +116,10 @@ export async function conformance(argv: string[], io: Io): Promise<number> {
         seed: values.seed === undefined ? undefined : BigInt(values.seed),
         strict: values.strict === true,
         baseline: values.baseline === undefined ? undefined : loadBaseline(values.baseline),
-        timeoutMs: integerFlag("timeout", values.timeout, RUN_DEFAULTS.timeoutMs, 1, 600_000),
-        concurrency: integerFlag("concurrency", values.concurrency, RUN_DEFAULTS.concurrency, 1, 256),
-        maxResponseBytes: integerFlag("max-response-bytes", values["max-response-bytes"], RUN_DEFAULTS.maxResponseBytes, 1, 2 ** 31),
+        // Floors and caps keep a run meaningful and its memory bounded (concurrency x read cap).
+        timeoutMs: integerFlag("timeout", values.timeout, RUN_DEFAULTS.timeoutMs, 100, 600_000),
+        concurrency: integerFlag("concurrency", values.concurrency, RUN_DEFAULTS.concurrency, 1, 64),
+        maxResponseBytes: integerFlag("max-response-bytes", values["max-response-bytes"], RUN_DEFAULTS.maxResponseBytes, 65_536, 64 * 1024 * 1024),
         caFile: values.ca,
         insecure: values.insecure === true,
       },

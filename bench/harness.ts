@@ -1,0 +1,100 @@
+import { execFile, spawn } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { Agent, request } from "undici";
+import { runConformance } from "../conformance/index.js";
+import { KIT_ROOT } from "../src/paths.js";
+import { median } from "./load.js";
+import { BENCH_TOKEN, startTarget } from "./targets.js";
+
+export interface HarnessResult {
+  readonly suiteWallMs: { readonly median: number; readonly min: number; readonly max: number; readonly runs: number };
+  readonly startup: { readonly importMs: number; readonly loadContractMs: number; readonly loadFixturesMs: number };
+  readonly generatedCases: number;
+  /** Exchanges per second of the harness and of a raw undici loop sending the same requests. */
+  readonly throughput: readonly { readonly concurrency: number; readonly harness: number; readonly rawUndici: number; readonly ratio: number }[];
+}
+
+const BIN = join(KIT_ROOT, "dist", "src", "cli", "bin.js");
+
+function wallOfOneRun(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, [BIN, "conformance", "--target", url], { stdio: "ignore", env: { ...process.env, PLANTSTORE_TOKEN: BENCH_TOKEN } });
+    child.once("exit", (code) => (code === 0 ? resolve(performance.now() - started) : reject(new Error(`conformance exited ${code}`))));
+  });
+}
+
+/** A fixture folder of `n` valid creates, each with its own fresh id. */
+function generatedFixtures(n: number): string {
+  const dir = mkdtempSync(join(tmpdir(), "plantstore-bench-fixtures-"));
+  for (let i = 0; i < n; i++) {
+    const id = `generated-${String(i).padStart(5, "0")}`;
+    writeFileSync(join(dir, `${id}.json`), JSON.stringify({ id, description: "a valid create", operation: "createPlant", steps: [{ request: { body: { id: { $fresh: "id" }, name: `Generated ${i}`, tag: "fern" } }, expect: { kind: "valid" } }] }));
+  }
+  return dir;
+}
+
+async function rawUndici(url: string, n: number, concurrency: number, firstId: number): Promise<number> {
+  const agent = new Agent({ pipelining: 1 });
+  let next = 0;
+  const started = performance.now();
+  const worker = async (): Promise<void> => {
+    while (next < n) {
+      const i = next++;
+      const res = await request(`${url}/plants`, {
+        method: "POST",
+        dispatcher: agent,
+        headers: { "content-type": "application/json", authorization: `Bearer ${BENCH_TOKEN}` },
+        body: `{"id":${firstId + i},"name":"Generated ${i}","tag":"fern"}`,
+      });
+      await res.body.arrayBuffer();
+      if (res.statusCode !== 200) throw new Error(`raw loop got ${res.statusCode}`);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const seconds = (performance.now() - started) / 1000;
+  await agent.close();
+  return n / seconds;
+}
+
+/** The harness's own speed: a whole default run, its start-up, and its exchange rate against raw undici. */
+export async function benchHarness(o: { suiteRuns: number; generatedCases: number; rounds: number }, log: (line: string) => void): Promise<HarnessResult> {
+  const target = await startTarget("reference");
+  try {
+    const walls: number[] = [];
+    for (let i = 0; i < o.suiteRuns; i++) walls.push(await wallOfOneRun(target.url));
+    log(`default suite, process start to exit: median ${median(walls).toFixed(0)} ms over ${walls.length} runs`);
+    const { stdout } = await promisify(execFile)(process.execPath, [join(KIT_ROOT, "dist", "bench", "startup-cost.js")]);
+    const startup = JSON.parse(stdout) as HarnessResult["startup"];
+    const fixtures = generatedFixtures(o.generatedCases);
+    const throughput = [];
+    let firstId = 5_000_000_000_000;
+    for (const concurrency of [1, 8]) {
+      const harness: number[] = [];
+      const raw: number[] = [];
+      for (let r = 0; r < o.rounds; r++) {
+        let t0 = 0;
+        let t1 = 0;
+        await runConformance({ target: target.url, token: BENCH_TOKEN, fixtures, concurrency }, (e) => {
+          if (e.type === "run-started") t0 = performance.now();
+          if (e.type === "run-finished") {
+            t1 = performance.now();
+            if (e.summary.exitCode !== 0) throw new Error("generated cases failed against the reference server");
+          }
+        });
+        harness.push(o.generatedCases / ((t1 - t0) / 1000));
+        raw.push(await rawUndici(target.url, o.generatedCases, concurrency, firstId));
+        firstId += 1_000_000;
+      }
+      const row = { concurrency, harness: median(harness), rawUndici: median(raw), ratio: median(harness) / median(raw) };
+      log(`concurrency ${concurrency}: harness ${row.harness.toFixed(0)}/s, raw undici ${row.rawUndici.toFixed(0)}/s, ratio ${row.ratio.toFixed(2)}`);
+      throughput.push(row);
+    }
+    return { suiteWallMs: { median: median(walls), min: Math.min(...walls), max: Math.max(...walls), runs: walls.length }, startup, generatedCases: o.generatedCases, throughput };
+  } finally {
+    await target.stop();
+  }
+}
