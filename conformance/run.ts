@@ -153,6 +153,12 @@ export async function runConformance(options: RunOptions, onEvent: (event: RunEv
           if (!result.ok && result.failure.kind === "timeout") timeoutsInARow++;
           else timeoutsInARow = 0;
         }
+        if (notSent) {
+          // Not judged: nothing was sent, so there is no evidence for or against the target.
+          steps.push(stepResult(s, base, prepared, result, [], options.token, redact));
+          error = result.ok ? undefined : result.failure.message;
+          break;
+        }
         if (result.ok && CAPACITY.has(result.response.status)) {
           // Limits and quotas are not shown by the contract: a refusal for capacity is not judged.
           statuses.push(result.response.status);
