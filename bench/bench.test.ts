@@ -27,6 +27,7 @@ it("npm run bench -- --smoke runs every section and writes its result", async ()
   expect(result.harness!.throughput.map((t) => t.concurrency)).toEqual([1, 8]);
   expect(result.memory!.counts).toEqual([0, 10_000, 20_000]);
   expect(result.memory!.bytesPerPlantHeap).toBeGreaterThan(0);
+  expect(result.memory!.createNs.map((c) => c.count)).toEqual([10_000, 20_000]);
 
   expect(existsSync(out)).toBe(true);
   expect(JSON.parse(readFileSync(out, "utf8")).servers.rows).toHaveLength(6);

@@ -12,69 +12,70 @@ export interface MemoryResult {
   /** (heap used at the largest count - empty) / largest count. */
   readonly bytesPerPlantHeap: number;
   readonly bytesPerPlantRss: number;
-  /** Median time of one create through the core (parse, validate, store), empty and at the largest count. */
-  readonly createNsEmpty: number;
-  readonly createNsFull: number;
+  /**
+   * Median time of one create through the core (parse, validate, store) at each count, measured in
+   * batches interleaved with batches on an empty store, so that both see the same machine and heap.
+   */
+  readonly createNs: readonly { readonly count: number; readonly atCount: number; readonly empty: number }[];
 }
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (gc === undefined) throw new Error("run with node --expose-gc");
 
 const contract = await loadContract(DEFAULT_SPEC);
-const counts = process.argv.slice(2).map(Number);
+const counts = process.argv.slice(2).map(Number).sort((a, b) => a - b);
 const largest = Math.max(...counts);
-const store = new PlantStore(largest + 1_000_000);
-const handle = createCore(contract, store, { tokens: ["bench"], cors: { origins: [] } });
 const headers = { "content-type": "application/json", authorization: "Bearer bench" };
+const makeCore = (store: PlantStore) => createCore(contract, store, { tokens: ["bench"], cors: { origins: [] } });
+const full = new PlantStore(largest + 10_000_000);
+const empty = new PlantStore(largest + 10_000_000);
+const onFull = makeCore(full);
+const onEmpty = makeCore(empty);
 let nextId = 1;
-const create = (): void => {
+const create = (handle: (r: CoreRequest) => { status: number }): void => {
   const id = nextId++;
   const request: CoreRequest = { method: "POST", url: "/plants", headers, body: Buffer.from(`{"id":${id},"name":"Plant ${id % 100_000}","tag":"fern"}`) };
   if (handle(request).status !== 200) throw new Error(`create ${id} failed`);
 };
-/** Median nanoseconds per create over batches, each batch's plants added to the store. */
-const timeCreates = (batches: number, size: number): number => {
-  const samples: number[] = [];
-  for (let b = 0; b < batches; b++) {
-    const t = process.hrtime.bigint();
-    for (let i = 0; i < size; i++) create();
-    samples.push(Number(process.hrtime.bigint() - t) / size);
-  }
-  return median(samples);
+const batch = (handle: (r: CoreRequest) => { status: number }, size: number): number => {
+  const t = process.hrtime.bigint();
+  for (let i = 0; i < size; i++) create(handle);
+  return Number(process.hrtime.bigint() - t) / size;
 };
-
 const measure = (): [number, number] => {
   gc();
   gc();
   return [process.memoryUsage().heapUsed, process.memoryUsage().rss];
 };
 
-timeCreates(4, 5_000); // warm-up: JIT, not counted in the store's growth below
-store.clear();
+for (let i = 0; i < 20_000; i++) create(onEmpty); // warm-up: JIT
+empty.clear();
 const heap: number[] = [];
 const rss: number[] = [];
 let [h, r] = measure();
 heap.push(h);
 rss.push(r);
-const createNsEmpty = timeCreates(5, 2_000);
-store.clear();
-for (const count of counts.sort((a, b) => a - b)) {
-  while (store.size < count) create();
+const createNs: { count: number; atCount: number; empty: number }[] = [];
+for (const count of counts) {
+  while (full.size < count) create(onFull);
   [h, r] = measure();
   heap.push(h);
   rss.push(r);
+  const emptySamples: number[] = [];
+  const atCountSamples: number[] = [];
+  for (let round = 0; round < 15; round++) {
+    emptySamples.push(batch(onEmpty, 2_000));
+    empty.clear();
+    atCountSamples.push(batch(onFull, 2_000));
+  }
+  createNs.push({ count, atCount: median(atCountSamples), empty: median(emptySamples) });
 }
-const before = store.size;
-const createNsFull = timeCreates(5, 2_000);
-if (store.size !== before + 10_000) throw new Error("creates at the largest count did not all store");
-
 const result: MemoryResult = {
   counts: [0, ...counts],
   heapUsedBytes: heap,
   rssBytes: rss,
   bytesPerPlantHeap: ((heap.at(-1) as number) - (heap[0] as number)) / largest,
   bytesPerPlantRss: ((rss.at(-1) as number) - (rss[0] as number)) / largest,
-  createNsEmpty,
-  createNsFull,
+  createNs,
 };
 process.stdout.write(JSON.stringify(result) + "\n");

@@ -29,7 +29,7 @@ const fmt = (n: number, digits = 0): string => (Number.isFinite(n) ? n.toFixed(d
 export async function runBench(o: BenchOptions, log: (line: string) => void): Promise<BenchResult> {
   const s = o.smoke
     ? { warmupSeconds: 1, roundSeconds: 1, rounds: 1, connections: 10, suiteRuns: 1, generatedCases: 40, harnessRounds: 1, memoryCounts: [10_000, 20_000] }
-    : { warmupSeconds: 3, roundSeconds: 5, rounds: 5, connections: 10, suiteRuns: 10, generatedCases: 1_000, harnessRounds: 3, memoryCounts: [100_000, 1_000_000] };
+    : { warmupSeconds: 3, roundSeconds: 5, rounds: 5, connections: 10, suiteRuns: 10, generatedCases: 1_000, harnessRounds: 4, memoryCounts: [100_000, 1_000_000] };
   const result: BenchResult = {
     when: new Date().toISOString(),
     machine: { cpus: cpus()[0]?.model ?? "?", cores: cpus().length, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version },
@@ -94,7 +94,8 @@ export function table(r: BenchResult): string[] {
       `|---|---|---|`,
       ...m.counts.map((c, i) => `| ${c.toLocaleString("en-US")} | ${fmt(m.heapUsedBytes[i]! / 2 ** 20, 1)} | ${fmt(m.rssBytes[i]! / 2 ** 20, 1)} |`),
       ``,
-      `bytes per plant: ${fmt(m.bytesPerPlantHeap)} (heap), ${fmt(m.bytesPerPlantRss)} (RSS) (target <= 200); create through the core: ${fmt(m.createNsEmpty / 1000, 1)} us empty, ${fmt(m.createNsFull / 1000, 1)} us at ${m.counts.at(-1)!.toLocaleString("en-US")} plants`,
+      `bytes per plant: ${fmt(m.bytesPerPlantHeap)} (heap), ${fmt(m.bytesPerPlantRss)} (RSS) (target <= 200)`,
+      `create through the core (median of 15 batches of 2,000, each beside a batch on an empty store): ${m.createNs.map((c) => `${fmt(c.atCount / 1000, 2)} us at ${c.count.toLocaleString("en-US")} (empty beside it: ${fmt(c.empty / 1000, 2)} us)`).join("; ")}`,
     );
   }
   return lines;

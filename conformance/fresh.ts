@@ -1,5 +1,3 @@
-import { randomBytes } from "node:crypto";
-
 /**
  * Values made fresh for each run, so the suite can run again and again against the same stateful
  * server without colliding with its own earlier ids, yet replay exactly from a seed.
@@ -67,16 +65,15 @@ export function randomSeed(): bigint {
 
 /**
  * JSON text of a value that may hold bigints (written as exact integer literals, not strings).
+ * Fixture bodies are small and trusted, so a plain recursive walk does, without markers to collide.
  */
 export function stringifyExact(value: unknown): string {
-  const marks: string[] = [];
-  // A per-call nonce, so that no string in the value can pass for a marker.
-  const nonce = `bigint-${randomBytes(8).toString("hex")}-`;
-  const text = JSON.stringify(value, (_key, v: unknown) => {
-    if (typeof v !== "bigint") return v;
-    marks.push(v.toString());
-    return `${nonce}${marks.length - 1}`;
-  });
-  if (marks.length === 0) return text;
-  return text.replace(new RegExp(`"${nonce}(\\d+)"`, "g"), (_m, i: string) => marks[Number(i)] as string);
+  if (typeof value === "bigint") return value.toString();
+  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined || typeof v === "function" ? "null" : stringifyExact(v))).join(",")}]`;
+  if (typeof value === "object" && value !== null) {
+    const parts: string[] = [];
+    for (const [k, v] of Object.entries(value)) if (v !== undefined && typeof v !== "function") parts.push(`${JSON.stringify(k)}:${stringifyExact(v)}`);
+    return `{${parts.join(",")}}`;
+  }
+  return JSON.stringify(value);
 }

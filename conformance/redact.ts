@@ -48,9 +48,7 @@ export function createRedactor(secrets: readonly string[]): Redactor {
   }
   const ordered = [...forms].filter((f) => f.length > 0).sort((a, b) => b.length - a.length);
   if (ordered.length === 0) return (t) => t;
-  return (text) => {
-    let out = text;
-    for (const f of ordered) if (out.includes(f)) out = out.split(f).join(MASK);
-    return out;
-  };
+  // One pass over each text: the longest form first wins where forms overlap.
+  const pattern = new RegExp(ordered.map((f) => f.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "g");
+  return (text) => (pattern.test(text) ? ((pattern.lastIndex = 0), text.replace(pattern, MASK)) : ((pattern.lastIndex = 0), text));
 }

@@ -56,8 +56,8 @@ export interface StepResult {
   readonly transportFailure: string | undefined;
   readonly durationMs: number;
   readonly findings: readonly ReportedFinding[];
-  /** A command that sends the same request again; the token appears as $PLANTSTORE_TOKEN. */
-  readonly curl: string;
+  /** A command that sends the same request again (for steps with a failure or warning); the token appears as $PLANTSTORE_TOKEN. */
+  readonly curl: string | undefined;
 }
 
 export interface CaseResult {
@@ -278,7 +278,8 @@ function stepResult(index: number, base: URL, prepared: PreparedRequest, result:
     transportFailure: result.ok ? undefined : redact(result.failure.message),
     durationMs: result.durationMs,
     findings,
-    curl: redact(curlFor(base, prepared, token)),
+    // Reproductions are written for steps that have something to reproduce.
+    curl: findings.some((f) => f.severity !== "note") ? redact(curlFor(base, prepared, token)) : undefined,
   };
 }
 

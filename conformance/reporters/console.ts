@@ -37,7 +37,7 @@ export function consoleReporter(write: (line: string) => void, options: ConsoleO
             write(`      received: ${visible(f.received)}`);
             write(`      rule:     ${visible(f.rule)}`);
           }
-          if (step.findings.some((f) => f.counts || f.known) || options.verbose) write(`      reproduce (step ${step.index + 1}): ${clip(step.curl)}`);
+          if (step.curl !== undefined && (step.findings.some((f) => f.counts || f.known) || options.verbose)) write(`      reproduce (step ${step.index + 1}): ${clip(step.curl)}`);
         }
         return;
       }

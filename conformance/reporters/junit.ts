@@ -20,7 +20,7 @@ export function junitReport(summary: RunSummary, results: readonly CaseResult[])
   const cases = results.map((r) => {
     const findings = r.steps.flatMap((s) => s.findings.map((f) => ({ f, curl: s.curl, step: s.index + 1 })));
     const detail = (list: typeof findings): string =>
-      list.map(({ f, curl, step }) => `step ${step}: [${f.severity}] ${f.check}: ${f.message}\nexpected: ${f.expected}\nreceived: ${f.received}\nrule: ${f.rule}\nreproduce: ${curl}`).join("\n\n");
+      list.map(({ f, curl, step }) => `step ${step}: [${f.severity}] ${f.check}: ${f.message}\nexpected: ${f.expected}\nreceived: ${f.received}\nrule: ${f.rule}${curl === undefined ? "" : `\nreproduce: ${curl}`}`).join("\n\n");
     const counted = findings.filter((x) => x.f.counts);
     const known = findings.filter((x) => x.f.known);
     const notes = findings.filter((x) => !x.f.counts && !x.f.known);

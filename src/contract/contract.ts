@@ -195,6 +195,7 @@ function compileOperation(
     }),
   );
   const { regex, names } = compilePathTemplate(pathTemplate);
+  const mediaTypeCache = new Map<string, MediaTypeEntry | null>();
   return Object.freeze({
     operationId,
     method,
@@ -216,7 +217,15 @@ function compileOperation(
       return responses.get(String(status)) ?? responses.get(`${String(status)[0]}XX`) ?? responses.get("DEFAULT");
     },
     requestMediaType(contentType: string | undefined) {
-      return requestBody === undefined ? undefined : matchMediaType(requestBody.content, contentType)?.value;
+      if (requestBody === undefined || contentType === undefined) return requestBody === undefined ? undefined : matchMediaType(requestBody.content, contentType)?.value;
+      // Clients send few distinct Content-Type values; each is parsed once (the cache is bounded).
+      let hit = mediaTypeCache.get(contentType);
+      if (hit === undefined) {
+        hit = matchMediaType(requestBody.content, contentType)?.value ?? null;
+        if (mediaTypeCache.size >= 64) mediaTypeCache.clear();
+        mediaTypeCache.set(contentType, hit);
+      }
+      return hit ?? undefined;
     },
   });
 }

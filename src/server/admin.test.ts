@@ -24,7 +24,7 @@ describe("the admin surface", () => {
     expect(core(req("POST", "/plants", jsonHeaders(), '{"id":-1,"name":"b"}')).status).toBe(200);
     const list = core(req("GET", "/__admin/plants"));
     expect(list.status).toBe(200);
-    expect(list.body).toBe('{"count":2,"plants":[{"id":9223372036854775807,"name":"a","tag":"t"},{"id":-1,"name":"b"}]}');
+    expect(list.body).toBe('{"count":2,"plants":[{"id":-1,"name":"b"},{"id":9223372036854775807,"name":"a","tag":"t"}]}');
     expect(core(req("GET", "/__admin/plants", {})).status).toBe(401);
     expect(core(req("PUT", "/__admin/plants")).headers.allow).toBe("GET, DELETE");
     expect(core(req("GET", "/__admin/other")).status).toBe(404);

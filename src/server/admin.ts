@@ -10,8 +10,8 @@ import type { PlantStore } from "./store.js";
 export const ADMIN_PREFIX = "/__admin/";
 
 /**
- * What a frontend test suite needs between tests: `GET /__admin/plants` lists the store (ids as exact
- * JSON integers), `DELETE /__admin/plants` empties it. The caller has been authenticated already.
+ * What a frontend test suite needs between tests: `GET /__admin/plants` lists the store ordered by id
+ * (ids as exact JSON integers), `DELETE /__admin/plants` empties it. The caller has been authenticated already.
  */
 export function handleAdmin(store: PlantStore, method: string, path: string): WireResponse {
   if (path !== `${ADMIN_PREFIX}plants`) return errorAnswer("PS_NOT_FOUND", path);

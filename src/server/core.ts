@@ -115,7 +115,7 @@ function parseAndValidate(operation: CompiledOperation, request: CoreRequest): A
     return errorAnswer("PS_UNSUPPORTED_MEDIA_TYPE", `Content-Type is ${contentType === undefined ? "missing" : JSON.stringify(contentType)}; send ${accepted}`);
   }
   // JSON is UTF-8 (RFC 8259 section 8.1); a charset parameter naming anything else is refused.
-  const charset = parseMediaType(contentType)?.parameters.charset?.toLowerCase();
+  const charset = contentType === entry.mediaType ? undefined : parseMediaType(contentType)?.parameters.charset?.toLowerCase();
   if (charset !== undefined && charset !== "utf-8" && charset !== "utf8") {
     return errorAnswer("PS_UNSUPPORTED_MEDIA_TYPE", `charset ${JSON.stringify(charset)} is not UTF-8`);
   }
@@ -166,7 +166,9 @@ const UNRESERVED = /%(2[DdEe]|3[0-9]|[46][1-9A-Fa-f]|[57][0-9Aa]|5[Ff]|7[Ee])/g;
  * percent-encoded unreserved characters decoded (RFC 3986 section 6.2.2.2).
  */
 export function requestPath(target: string): string {
-  let path = target.split("?", 1)[0] ?? "";
+  const q = target.indexOf("?");
+  let path = q < 0 ? target : target.slice(0, q);
+  if (path.charCodeAt(0) === 0x2f && !path.includes("%")) return path; // the common case: /plants
   if (!path.startsWith("/")) {
     try {
       path = new URL(target).pathname;

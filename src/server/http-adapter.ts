@@ -52,15 +52,17 @@ export async function startHttpServer(handle: (request: CoreRequest) => WireResp
       const length = { "content-length": String(Buffer.byteLength(answer.body)) };
       res.writeHead(answer.status, close || closing ? { ...answer.headers, ...length, connection: "close" } : { ...answer.headers, ...length });
       res.end(answer.body);
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      options.log?.(`${new Date().toISOString()} ${req.method} ${requestPath(req.url ?? "")} ${answer.status} ${ms.toFixed(1)}ms`);
+      if (options.log !== undefined) {
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        options.log(`${new Date().toISOString()} ${req.method} ${requestPath(req.url ?? "")} ${answer.status} ${ms.toFixed(1)}ms`);
+      }
     };
     if (options.delayMs > 0) setTimeout(write, options.delayMs).unref();
     else write();
   };
 
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
-    const started = process.hrtime.bigint();
+    const started = options.log === undefined ? 0n : process.hrtime.bigint();
     const fail = (code: ErrorAnswerCode, detail?: string): void => {
       send(req, res, started, errorAnswer(code, detail), true);
       // Refuse the rest of the body without buffering it: the connection closes after the answer.
