@@ -50,3 +50,10 @@ export async function runCli(args: string[], env: Record<string, string> = {}): 
   const code = await p.exited;
   return { code, stdout: p.stdout(), stderr: p.stderr() };
 }
+
+/** Kills a spawned CLI that is still running (afterEach), and waits until it is gone. */
+export async function stopSpawned(spawned: Spawned | undefined): Promise<void> {
+  if (spawned === undefined || spawned.child.exitCode !== null || spawned.child.signalCode !== null) return;
+  spawned.child.kill("SIGKILL");
+  await spawned.exited;
+}

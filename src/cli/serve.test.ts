@@ -1,15 +1,12 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
-import { runCli, spawnCli, type Spawned } from "../../test/process.js";
+import { runCli, spawnCli, stopSpawned, type Spawned } from "../../test/process.js";
 
 const sh = promisify(execFile);
 let running: Spawned | undefined;
 afterEach(async () => {
-  if (running && running.child.exitCode === null) {
-    running.child.kill("SIGKILL");
-    await running.exited;
-  }
+  await stopSpawned(running);
   running = undefined;
 });
 
