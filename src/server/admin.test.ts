@@ -68,3 +68,13 @@ describe("seed data", () => {
     expect((error as KitError).message).toContain(message);
   });
 });
+
+describe("seed data errors at start-up", () => {
+  it("refuses an unreadable file and more plants than --max-plants", async () => {
+    const { startReferenceServer } = await import("./index.js");
+    await expect(startReferenceServer({ contract, port: 0, dataFile: "/nonexistent/plants.json" })).rejects.toMatchObject({ code: "PS_FILE_UNREADABLE" });
+    const file = join(mkdtempSync(join(tmpdir(), "plantstore-data-")), "plants.json");
+    writeFileSync(file, '[{"id":1,"name":"a"},{"id":2,"name":"b"}]');
+    await expect(startReferenceServer({ contract, port: 0, dataFile: file, maxPlants: 1 })).rejects.toMatchObject({ code: "PS_DATA_INVALID" });
+  });
+});

@@ -178,10 +178,34 @@ describe("choices where the contract is silent", () => {
     ["/%70lants", 200],
     ["/plants%2F", 404],
     ["//plants", 404],
+    ["http://[bad/plants", 404],
   ])("request target %s is routed by its path (RFC 9112 section 3.2, RFC 3986 section 6.2.2)", (url, status) => {
     const r = handle({ method: "POST", url, headers: jsonHeaders(), body: Buffer.from(`{"id":${Math.floor(Math.random() * 1e9)},"name":"a"}`) });
     expect(r.status).toBe(status);
     expect(r.body).not.toContain("pw@");
+  });
+});
+
+describe("operations of other specs", () => {
+  it("serves an operation without a request body, and one with an optional body", async () => {
+    const { compileContract } = await import("../contract/index.js");
+    const other = compileContract(
+      {
+        openapi: "3.1.0",
+        info: { title: "t", version: "1" },
+        paths: {
+          "/plants": {
+            post: { operationId: "createPlant", requestBody: { content: { "application/json": { schema: { type: "object" } } } }, responses: { "200": { description: "ok" } } },
+            get: { operationId: "listPlants", responses: { "200": { description: "ok" } } },
+          },
+        },
+      },
+      "inline",
+    );
+    const h = createCore(other, new PlantStore(1), { tokens: [TOKEN], cors: { origins: [] } });
+    // No security in this spec: no token needed. listPlants has no handler in the reference server.
+    expect(h({ method: "GET", url: "/plants", headers: {}, body: Buffer.alloc(0) })).toMatchObject({ status: 404 });
+    expect(JSON.parse(h({ method: "GET", url: "/plants", headers: {}, body: Buffer.alloc(0) }).body).message).toContain("listPlants is not implemented");
   });
 });
 

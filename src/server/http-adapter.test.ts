@@ -142,3 +142,25 @@ describe("the reference server over real HTTP", () => {
     await expect(fetch(`${s.url}/plants`, { method: "POST" })).rejects.toThrow();
   });
 });
+
+describe("the adapter around a failing core", () => {
+  it("turns an exception of the core into a JSON 500, never a crash", async () => {
+    const { startHttpServer, DEFAULT_HTTP_OPTIONS } = await import("./index.js");
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.message);
+    process.on("warning", onWarning);
+    const running = await startHttpServer(() => {
+      throw new Error("a bug");
+    }, { ...DEFAULT_HTTP_OPTIONS, port: 0 });
+    try {
+      const res = await fetch(`${running.url}/plants`, { method: "POST", body: "{}" });
+      expect(res.status).toBe(500);
+      expect(await res.json()).toMatchObject({ error: 500, code: "PS_INTERNAL" });
+      await new Promise((r) => setTimeout(r, 10));
+      expect(warnings.join()).toContain("a bug");
+    } finally {
+      process.off("warning", onWarning);
+      await running.close(100);
+    }
+  });
+});
