@@ -13,7 +13,7 @@ Options:
                        comma-separated). Without one, the development token "${DEV_TOKEN}" is accepted.
   --cors-origin ORIGIN a browser origin allowed to call the server; repeat for several
                        (env PLANTSTORE_CORS_ORIGINS; default *, any origin)
-  --max-plants N       how many plants the store holds before answering 507 (default ${DEFAULT_MAX_PLANTS})
+  --max-plants N       how many plants the store holds; beyond it creates get a 400 Error (default ${DEFAULT_MAX_PLANTS})
   --max-body BYTES     largest request body accepted, larger ones get 413 (default ${DEFAULT_HTTP_OPTIONS.maxBodyBytes})
   --delay MS           wait this long before every answer (default 0)
   --admin              serve GET/DELETE /__admin/plants (list, reset the store); needs the token too

@@ -145,11 +145,12 @@ describe("choices where the contract is silent", () => {
     expect(store.size).toBe(2);
   });
 
-  it("a full store answers 507 and keeps what it has", () => {
+  it("a full store answers 400 with an Error (no 5xx) and keeps what it has", () => {
     for (const id of [1, 2, 3]) expect(post(`{"id":${id},"name":"a"}`).status).toBe(200);
     const r = post('{"id":4,"name":"a"}');
-    expect(r.status).toBe(507);
-    expect(json(r)).toMatchObject({ error: 507, code: "PS_STORE_FULL" });
+    expect(r.status).toBe(400);
+    expect(json(r)).toMatchObject({ error: 400, code: "PS_STORE_FULL" });
+    expect(errorBody.validate(json(r))).toEqual([]);
     expect(store.size).toBe(3);
   });
 

@@ -12,6 +12,7 @@ export const ERROR_ANSWERS = {
   PS_UNSUPPORTED_MEDIA_TYPE: { status: 400, message: "the request's Content-Type is not accepted" },
   PS_BODY_INVALID: { status: 400, message: "the request body does not match the contract" },
   PS_EXAMPLE_ERROR: { status: 400, message: "an error answer asked for with Prefer: code=400" },
+  PS_STORE_FULL: { status: 400, message: "the store holds as many plants as it is configured to (--max-plants)" },
   PS_UNAUTHORIZED: { status: 401, message: "a valid bearer token is required" },
   PS_NOT_FOUND: { status: 404, message: "no such path" },
   PS_METHOD_NOT_ALLOWED: { status: 405, message: "method not allowed on this path" },
@@ -20,7 +21,6 @@ export const ERROR_ANSWERS = {
   PS_BODY_TOO_LARGE: { status: 413, message: "the request body is larger than the server accepts" },
   PS_HEADERS_TOO_LARGE: { status: 431, message: "the request headers are larger than the server accepts" },
   PS_INTERNAL: { status: 500, message: "the server failed unexpectedly" },
-  PS_STORE_FULL: { status: 507, message: "the store holds as many plants as it is configured to" },
 } as const;
 
 export type ErrorAnswerCode = keyof typeof ERROR_ANSWERS;
