@@ -9,6 +9,7 @@ import { curlFor } from "./curl.js";
 import { loadFixtures, prepareRequest, type Fixture, type PreparedRequest } from "./fixtures.js";
 import { Random, randomSeed } from "./fresh.js";
 import { createHttpClient, joinUrl, type ExchangeResult } from "./http-client.js";
+import { runGenerated } from "./generated-run.js";
 import { createRedactor, MASK, type Redactor } from "./redact.js";
 
 export interface RunOptions {
@@ -32,6 +33,19 @@ export interface RunOptions {
   readonly insecure?: boolean;
   /** After this many timeouts in a row the target is taken as stopped, and the rest is not sent. */
   readonly timeoutsBeforeGivingUp?: number;
+  /** Cases generated from the request schemas, beyond the fixtures. */
+  readonly generate?: GenerateOptions;
+  /** Run no fixture (with generate: generated cases only). */
+  readonly noFixtures?: boolean;
+}
+
+export interface GenerateOptions {
+  /** Generated bodies per operation and polarity (positive, negative). */
+  readonly count: number;
+  /** Time the generated part may take, shrinking included. */
+  readonly maxTimeMs?: number;
+  /** Properties whose values must be unique on a stateful server; made fresh for each run. */
+  readonly unique?: readonly string[];
 }
 
 /** Answers that say "no room now" (RFC 6585 section 4, RFC 9110 section 15.6.4, RFC 4918 section 11.5). */
@@ -70,6 +84,8 @@ export interface CaseResult {
   /** Why the case is an error (the harness could not judge it), when it is one. */
   readonly error: string | undefined;
   readonly durationMs: number;
+  /** For a failing generated case: the smallest failing body, exactly, and the rule a negative breaks. */
+  readonly generated?: { readonly polarity: "positive" | "negative"; readonly body: string; readonly reason: string | undefined };
 }
 
 export interface RunSummary {
@@ -113,8 +129,11 @@ export async function runConformance(options: RunOptions, onEvent: (event: RunEv
   // A header value carries visible ASCII only (RFC 9110 section 5.5); anything else could not be sent.
   if (!/^[\x21-\x7e]+$/.test(options.token)) throw new KitError("PS_USAGE", "--token must be visible ASCII characters without spaces");
   const contract = options.contract ?? (await loadContract(options.spec ?? DEFAULT_SPEC));
-  const all = loadFixtures(options.fixtures ?? DEFAULT_FIXTURES, contract);
-  const { fixtures, checkFilter } = select(all, options.only ?? [], options.skip ?? []);
+  const all = options.noFixtures === true ? [] : loadFixtures(options.fixtures ?? DEFAULT_FIXTURES, contract);
+  const { fixtures, checkFilter } = options.noFixtures === true ? { fixtures: [] as Fixture[], checkFilter: undefined } : select(all, options.only ?? [], options.skip ?? []);
+  if (fixtures.length === 0 && options.generate === undefined) throw new KitError("PS_USAGE", "nothing to run: no fixtures and no --generate");
+  const generatedOps = options.generate === undefined ? [] : contract.operations.filter((op) => op.requestBody?.content.has("application/json") === true);
+  const total = fixtures.length + generatedOps.length * 2;
   const seed = options.seed ?? randomSeed();
   const redact = createRedactor([options.token]);
   const specSource = shortPath(contract.source);
@@ -124,7 +143,7 @@ export async function runConformance(options: RunOptions, onEvent: (event: RunEv
   try {
     const unreachable = await client.probe(base);
     if (unreachable !== undefined) throw new KitError("PS_TARGET_UNREACHABLE", `${targetShown}: ${unreachable.message}`);
-    onEvent({ type: "run-started", target: targetShown, spec: contract.source, seed: seed.toString(), total: fixtures.length });
+    onEvent({ type: "run-started", target: targetShown, spec: contract.source, seed: seed.toString(), total });
 
     const random = new Random(seed);
     // Each case draws from its own stream, so its values do not depend on the order cases finish in.
@@ -135,7 +154,7 @@ export async function runConformance(options: RunOptions, onEvent: (event: RunEv
     const giveUpAfter = options.timeoutsBeforeGivingUp ?? RUN_DEFAULTS.timeoutsBeforeGivingUp;
     let timeoutsInARow = 0;
 
-    const runCase = async (fixture: Fixture, i: number): Promise<CaseResult> => {
+    const runCase = async (fixture: Fixture, stream: Random): Promise<CaseResult> => {
       const caseStarted = performance.now();
       const fresh = new Map<string, bigint | string>();
       const steps: StepResult[] = [];
@@ -143,7 +162,7 @@ export async function runConformance(options: RunOptions, onEvent: (event: RunEv
       let error: string | undefined;
       for (let s = 0; s < fixture.steps.length; s++) {
         const step = fixture.steps[s]!;
-        const prepared = prepareRequest(fixture, s, fresh, streams[i]!, secrets);
+        const prepared = prepareRequest(fixture, s, fresh, stream, secrets);
         let result: ExchangeResult;
         const notSent = timeoutsInARow >= giveUpAfter;
         if (notSent) {
@@ -187,7 +206,7 @@ export async function runConformance(options: RunOptions, onEvent: (event: RunEv
 
     // A bug of the harness in one case makes that case an error, never a crash of the run.
     const guardedCase = (fixture: Fixture, i: number): Promise<CaseResult> =>
-      runCase(fixture, i).catch((error: unknown) => ({
+      runCase(fixture, streams[i]!).catch((error: unknown) => ({
         fixture: fixture.id,
         description: fixture.description,
         file: fixture.file,
@@ -198,8 +217,15 @@ export async function runConformance(options: RunOptions, onEvent: (event: RunEv
         durationMs: 0,
       }));
     const results = await runOrdered(fixtures, Math.max(1, options.concurrency ?? RUN_DEFAULTS.concurrency), guardedCase, (result, index) =>
-      onEvent({ type: "case-finished", result, index, total: fixtures.length }),
+      onEvent({ type: "case-finished", result, index, total }),
     );
+    if (options.generate !== undefined) {
+      const generated = await runGenerated(contract, generatedOps, options.generate, seed, (f, r) => runCase(f, r));
+      generated.forEach((result, i) => {
+        results.push(result);
+        onEvent({ type: "case-finished", result, index: fixtures.length + i, total });
+      });
+    }
 
     const ran = new Set(fixtures.map((f) => f.id));
     const seen = new Set(results.flatMap((r) => r.steps.flatMap((s) => s.findings.filter((f) => f.known).map((f) => baselineKey(r.fixture, f.check)))));

@@ -1,5 +1,5 @@
 import { accessSync, constants } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import {
   consoleReporter,
   createRedactor,
@@ -35,7 +35,17 @@ What to run:
   --fixtures DIR            folder of fixture files (default: the kit's fixtures/)
   --only ID[,ID...]         run only these fixture ids or check ids (* is a wildcard); repeatable
   --skip ID[,ID...]         leave out these fixture ids or check ids; repeatable
-  --seed N                  replay the fresh values of an earlier run (its seed is printed)
+  --seed N                  replay the fresh values and generated cases of an earlier run (its seed
+                            is printed)
+  --generate N              also generate N bodies per operation and polarity from the request
+                            schema: positive ones (edges of the schema) must get the documented
+                            success, negative ones (one broken rule each) a 4xx; a failure is shrunk
+                            to a smallest failing body
+  --no-fixtures             run generated cases only
+  --unique PROP             a body property that must be unique on a stateful server; made fresh
+                            for each run (default: id); repeatable
+  --max-time MS             time the generated part may take, shrinking included (default 60000)
+  --save-failures DIR       write each failing generated case as a fixture file into DIR
 
 Verdict and reports:
   --strict                  warnings count as failures
@@ -63,6 +73,11 @@ export async function conformance(argv: string[], io: Io): Promise<number> {
     only: { type: "string", multiple: true },
     skip: { type: "string", multiple: true },
     seed: { type: "string" },
+    generate: { type: "string" },
+    "no-fixtures": { type: "boolean" },
+    unique: { type: "string", multiple: true },
+    "max-time": { type: "string" },
+    "save-failures": { type: "string" },
     strict: { type: "boolean" },
     baseline: { type: "string" },
     "write-baseline": { type: "string" },
@@ -85,7 +100,9 @@ export async function conformance(argv: string[], io: Io): Promise<number> {
   if (token === undefined || token === "") throw new KitError("PS_USAGE", "--token is required (or set PLANTSTORE_TOKEN)");
   const reports = (values.report ?? []).map(parseReportFlag);
   // Output paths are checked before the run, so a typo cannot cost a whole run's results.
-  for (const file of [...reports.map((r) => r.file), ...(values["write-baseline"] === undefined ? [] : [resolve(values["write-baseline"])])]) {
+  const outputs = [...reports.map((r) => r.file), ...(values["write-baseline"] === undefined ? [] : [resolve(values["write-baseline"])])];
+  if (values["save-failures"] !== undefined) outputs.push(join(resolve(values["save-failures"]), "fixture.json"));
+  for (const file of outputs) {
     try {
       accessSync(dirname(file), constants.W_OK);
     } catch {
@@ -114,6 +131,15 @@ export async function conformance(argv: string[], io: Io): Promise<number> {
         only: (values.only ?? []).flatMap((v) => envList(v)),
         skip: (values.skip ?? []).flatMap((v) => envList(v)),
         seed: values.seed === undefined ? undefined : BigInt(values.seed),
+        generate:
+          values.generate === undefined
+            ? undefined
+            : {
+                count: integerFlag("generate", values.generate, 100, 1, 100_000),
+                maxTimeMs: integerFlag("max-time", values["max-time"], 60_000, 1_000, 3_600_000),
+                unique: values.unique ?? ["id"],
+              },
+        noFixtures: values["no-fixtures"] === true,
         strict: values.strict === true,
         baseline: values.baseline === undefined ? undefined : loadBaseline(values.baseline),
         // Floors and caps keep a run meaningful and its memory bounded (concurrency x read cap).
@@ -132,6 +158,22 @@ export async function conformance(argv: string[], io: Io): Promise<number> {
   }
   const { summary, results } = finished as NonNullable<typeof finished>;
   for (const r of reports) writeFileAtomic(r.file, redact(r.format === "json" ? jsonReport(summary, results) : junitReport(summary, results)));
+  if (values["save-failures"] !== undefined) {
+    for (const r of results) {
+      if (r.generated === undefined || r.outcome !== "fail") continue;
+      // Fixture ids are lower-case (fixture.schema.json); operationIds need not be.
+      const id = `${r.fixture}-${summary.seed}`.toLowerCase().replace(/[^a-z0-9.-]/g, "-");
+      const fixture = {
+        id,
+        description: `Saved from a generated run (seed ${summary.seed}): ${r.description}`,
+        operation: r.operation,
+        steps: [{ request: { headers: { "content-type": "application/json" }, rawBodyBase64: Buffer.from(r.generated.body, "utf8").toString("base64") }, expect: r.generated.polarity === "positive" ? { kind: "valid", refusable: true } : { kind: "invalid" } }],
+      };
+      const file = join(resolve(values["save-failures"]), `${id}.json`);
+      writeFileAtomic(file, JSON.stringify(fixture, null, 2) + "\n");
+      out(`saved ${file}`);
+    }
+  }
   if (values["write-baseline"] !== undefined) {
     const deviations = results.flatMap((r) =>
       [...new Map(r.steps.flatMap((s) => s.findings.filter((f) => f.counts || f.known).map((f) => [f.check, { fixture: r.fixture, check: f.check, reason: f.message }] as const))).values()],

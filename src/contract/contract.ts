@@ -64,6 +64,8 @@ export interface Contract {
   readonly title: string;
   readonly version: string;
   readonly operations: readonly CompiledOperation[];
+  /** The bundled document the contract was compiled from (internal $refs only), for generators. */
+  readonly document: unknown;
   operation(operationId: string): CompiledOperation | undefined;
   /** Finds the operation for a request; `allowed` lists the methods when only the path matched. */
   route(method: string, path: string): RouteResult;
@@ -139,6 +141,7 @@ export function compileContract(document: Json, source: string): Contract {
     title: String(info.title ?? ""),
     version: String(info.version ?? ""),
     operations: Object.freeze(operations),
+    document: doc,
     operation: (id: string) => byId.get(id),
     route(method: string, path: string): RouteResult {
       const m = method.toLowerCase();

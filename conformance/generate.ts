@@ -1,0 +1,198 @@
+import fc from "fast-check";
+import type { CompiledOperation, Contract } from "../src/contract/index.js";
+import { parseJsonExact, resolvePointer } from "../src/contract/index.js";
+import type { Fixture } from "./fixtures.js";
+import { stringifyExact } from "./fresh.js";
+
+/**
+ * Requests generated from an operation's request schema: positive bodies the schema accepts, biased
+ * to the edges it allows, and negative bodies that break it for exactly one named reason. Every
+ * generated body is checked against the compiled validator before it is used, so the generator can
+ * never make the harness accuse a server of refusing a valid body or accepting an invalid one.
+ */
+
+type Schema = Record<string, unknown>;
+
+export interface GeneratedBody {
+  /** The body as exact JSON text (integers beyond 2^53 written exactly). */
+  readonly text: string;
+  /** For negatives: the one rule the body breaks, such as `body/id: type integer`. */
+  readonly reason?: string;
+}
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+const INT32_MIN = -(2n ** 31n);
+const INT32_MAX = 2n ** 31n - 1n;
+const TWO_53 = 2n ** 53n;
+
+/** Follows local $refs into the bundled document the contract was compiled from. */
+function deref(doc: unknown, schema: unknown): Schema {
+  let s = schema as Schema;
+  for (let i = 0; i < 32 && typeof s?.$ref === "string" && (s.$ref as string).startsWith("#"); i++) {
+    s = resolvePointer(doc, decodeURIComponent((s.$ref as string).slice(1))) as Schema;
+  }
+  return s ?? {};
+}
+
+/** An object schema with allOf merged in (properties and required lists united). */
+function flatten(doc: unknown, schema: unknown): Schema {
+  const s = deref(doc, schema);
+  if (!Array.isArray(s.allOf)) return s;
+  const merged: Schema = { ...s, allOf: undefined, properties: { ...((s.properties as Schema) ?? {}) }, required: [...((s.required as string[]) ?? [])] };
+  for (const part of s.allOf) {
+    const p = flatten(doc, part);
+    if (p.type !== undefined) merged.type = p.type;
+    Object.assign(merged.properties as Schema, (p.properties as Schema) ?? {});
+    (merged.required as string[]).push(...((p.required as string[]) ?? []));
+    if (p.additionalProperties === false) merged.additionalProperties = false;
+  }
+  return merged;
+}
+
+const typeOf = (s: Schema): string | undefined => (Array.isArray(s.type) ? (s.type[0] as string) : (s.type as string | undefined));
+
+/** Integers biased to the edges: the format's bounds and their neighbours, 2^53 +/- 1, 0. */
+function integerArb(s: Schema): fc.Arbitrary<bigint> {
+  const [lo, hi] = s.format === "int32" ? [INT32_MIN, INT32_MAX] : [INT64_MIN, INT64_MAX];
+  const min = typeof s.minimum === "number" ? BigInt(Math.ceil(s.minimum)) : lo;
+  const max = typeof s.maximum === "number" ? BigInt(Math.floor(s.maximum)) : hi;
+  const edges = [min, min + 1n, max, max - 1n, 0n, 1n, -1n, TWO_53 - 1n, TWO_53, TWO_53 + 1n, -TWO_53 - 1n].filter((v) => v >= min && v <= max);
+  return fc.oneof({ arbitrary: fc.constantFrom(...edges), weight: 2 }, { arbitrary: fc.bigInt({ min, max }), weight: 3 });
+}
+
+/** Strings over all of Unicode, empty and very long ones included. */
+function stringArb(s: Schema): fc.Arbitrary<string> {
+  if (Array.isArray(s.enum)) return fc.constantFrom(...(s.enum as string[]));
+  const minLength = typeof s.minLength === "number" ? s.minLength : 0;
+  const maxLength = typeof s.maxLength === "number" ? s.maxLength : 2_000;
+  return fc.oneof(
+    { arbitrary: fc.string({ unit: "grapheme", minLength, maxLength: Math.min(maxLength, 40) }), weight: 4 },
+    { arbitrary: fc.string({ unit: "binary", minLength, maxLength: Math.min(maxLength, 40) }), weight: 2 },
+    { arbitrary: fc.integer({ min: Math.max(minLength, 1_000), max: Math.max(minLength, Math.min(maxLength, 70_000)) }).map((n) => "x".repeat(n)), weight: 1 },
+  );
+}
+
+/** Positive values of a schema; `fresh` names object properties whose values come from the caller. */
+export function valueArb(doc: unknown, schema: unknown, depth = 0): fc.Arbitrary<unknown> {
+  const s = flatten(doc, schema);
+  if (s.const !== undefined) return fc.constant(s.const);
+  if (Array.isArray(s.enum)) return fc.constantFrom(...s.enum);
+  switch (typeOf(s)) {
+    case "integer":
+      return integerArb(s);
+    case "number":
+      return fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), integerArb({ format: "int32" }));
+    case "string":
+      return stringArb(s);
+    case "boolean":
+      return fc.boolean();
+    case "null":
+      return fc.constant(null);
+    case "array":
+      return depth > 3 ? fc.constant([]) : fc.array(valueArb(doc, s.items ?? {}, depth + 1), { maxLength: 4 });
+    case "object":
+    case undefined: {
+      const props = (s.properties as Schema) ?? {};
+      const required = new Set((s.required as string[]) ?? []);
+      const record: Record<string, fc.Arbitrary<unknown>> = {};
+      for (const [k, v] of Object.entries(props)) record[k] = valueArb(doc, v, depth + 1);
+      const known = fc.record(record, { requiredKeys: [...required].filter((k) => k in record) });
+      // Unknown extra properties with arbitrary JSON values, where the schema allows them.
+      const extras = s.additionalProperties === false || depth > 2 ? fc.constant({}) : fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }).filter((k) => !(k in props)), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 2 });
+      return fc.tuple(known, extras).map(([a, b]) => ({ ...b, ...a }));
+    }
+    default:
+      return fc.jsonValue({ maxDepth: 2 });
+  }
+}
+
+/** Values of the wrong JSON type for a schema type, each with the reason it breaks the rule. */
+function wrongTypes(type: string | undefined): { value: unknown; reason: string }[] {
+  const all: [string, unknown][] = [["string", "7"], ["integer", 7], ["number", 1.5], ["boolean", true], ["null", null], ["array", []], ["object", {}]];
+  return all.filter(([t]) => t !== type && !(type === "number" && t === "integer")).map(([t, value]) => ({ value, reason: `type ${type ?? "any"} (sent ${t})` }));
+}
+
+/** Every single-rule mutation of a valid body: one required property removed, one value of a wrong type or out of range. */
+function mutations(doc: unknown, schema: unknown, body: Record<string, unknown>): { body: unknown; reason: string }[] {
+  const s = flatten(doc, schema);
+  const out: { body: unknown; reason: string }[] = [];
+  for (const r of (s.required as string[]) ?? []) {
+    const { [r]: _dropped, ...rest } = body;
+    out.push({ body: rest, reason: `body/${r}: required` });
+  }
+  for (const [k, raw] of Object.entries((s.properties as Schema) ?? {})) {
+    const p = flatten(doc, raw);
+    for (const w of wrongTypes(typeOf(p))) out.push({ body: { ...body, [k]: w.value }, reason: `body/${k}: ${w.reason}` });
+    if (typeOf(p) === "integer") {
+      const [lo, hi] = p.format === "int32" ? [INT32_MIN, INT32_MAX] : p.format === "int64" ? [INT64_MIN, INT64_MAX] : [undefined, undefined];
+      if (hi !== undefined && lo !== undefined) {
+        out.push({ body: { ...body, [k]: hi + 1n }, reason: `body/${k}: format ${p.format} (above the range)` });
+        out.push({ body: { ...body, [k]: lo - 1n }, reason: `body/${k}: format ${p.format} (below the range)` });
+      }
+      out.push({ body: { ...body, [k]: 0.5 }, reason: `body/${k}: type integer (sent 0.5)` });
+    }
+  }
+  for (const w of wrongTypes(typeOf(s))) out.push({ body: w.value, reason: `body: ${w.reason}` });
+  return out;
+}
+
+export interface GeneratorOptions {
+  /** Properties whose value the run makes fresh (unique ids for a stateful server). */
+  readonly fresh: ReadonlyMap<string, () => bigint | string>;
+}
+
+/** Checks a generated text with the operation's compiled validator. */
+function verdict(op: CompiledOperation, text: string): boolean {
+  const entry = op.requestMediaType("application/json");
+  const parsed = parseJsonExact(text);
+  return entry !== undefined && parsed.ok && entry.validate(parsed.value).length === 0;
+}
+
+/** Positive bodies for an operation's JSON request schema, verified against the compiled validator. */
+export function positiveBodies(contract: Contract, op: CompiledOperation, doc: unknown, options: GeneratorOptions): fc.Arbitrary<GeneratedBody> {
+  const schema = schemaOf(op, doc);
+  return valueArb(doc, schema)
+    .map((v) => {
+      const body = typeof v === "object" && v !== null && !Array.isArray(v) ? { ...(v as Record<string, unknown>) } : v;
+      if (typeof body === "object" && body !== null) for (const [k, make] of options.fresh) if (k in (body as object)) (body as Record<string, unknown>)[k] = make();
+      return { text: stringifyExact(body) };
+    })
+    .filter((b) => verdict(op, b.text));
+}
+
+/** Negative bodies, each breaking exactly one rule, never one the compiled validator accepts. */
+export function negativeBodies(contract: Contract, op: CompiledOperation, doc: unknown, options: GeneratorOptions): fc.Arbitrary<GeneratedBody> {
+  const schema = schemaOf(op, doc);
+  return fc
+    .tuple(positiveBodies(contract, op, doc, options), fc.nat())
+    .map(([valid, pick]) => {
+      const parsed = parseJsonExact(valid.text);
+      const base = (parsed.ok ? parsed.value : {}) as Record<string, unknown>;
+      // Exact values (ids beyond 2^53) are restored as bigints before mutating.
+      for (const [k, make] of options.fresh) if (k in base) base[k] = make();
+      const all = mutations(doc, schema, base);
+      const m = all[pick % all.length] as { body: unknown; reason: string };
+      return { text: stringifyExact(m.body), reason: m.reason };
+    })
+    .filter((b) => !verdict(op, b.text));
+}
+
+function schemaOf(op: CompiledOperation, doc: unknown): unknown {
+  const pointer = op.requestBody?.content.get("application/json")?.pointer;
+  return pointer === undefined ? {} : (resolvePointer(doc, `${pointer}/schema`) ?? {});
+}
+
+/** A generated body as a one-step fixture, so the run judges it exactly as it judges a file. */
+export function generatedFixture(op: CompiledOperation, id: string, body: GeneratedBody, kind: "valid" | "invalid"): Fixture {
+  return {
+    id,
+    description: kind === "valid" ? "a generated body the schema accepts" : `a generated body that breaks one rule: ${body.reason}`,
+    operationId: op.operationId,
+    file: "(generated)",
+    operation: op,
+    // A refusal of a positive body is a warning: the contract shows no constraints beyond the schema.
+    // Sent as bytes, so nothing in a generated string is taken for a {{fresh:...}} placeholder.
+    steps: [{ request: { rawBodyBase64: Buffer.from(body.text, "utf8").toString("base64"), headers: { "content-type": "application/json" } }, expect: kind === "valid" ? { kind, refusable: true } : { kind } }],
+  };
+}
