@@ -33,6 +33,7 @@ describe("the generator never lies", () => {
     expect(names.some((n) => n === "")).toBe(true);
     expect(names.some((n) => n.length >= 1_000)).toBe(true);
     expect(names.some((n) => /[^\u0000-\u007f]/.test(n))).toBe(true);
+    expect(names.some((n) => /(^|[^\ud800-\udbff])[\udc00-\udfff]|[\ud800-\udbff](?![\udc00-\udfff])/.test(n))).toBe(true); // a lone surrogate
     expect(bodies.some((b) => Object.keys(JSON.parse(b.text) as object).some((k) => !["id", "name", "tag"].includes(k)))).toBe(true);
   });
 
@@ -63,6 +64,14 @@ describe("generated runs", () => {
       expect(results.map((r) => r.description)).toEqual([expect.stringContaining("500 generated positive bodies"), expect.stringContaining("500 generated negative bodies")]);
       expect(summary.exitCode, JSON.stringify(results.filter((r) => r.outcome !== "pass"), null, 1).slice(0, 2000)).toBe(0);
     }
+  });
+
+  it("--generate alone means 100 bodies per operation and polarity, and the run prints its seed", async () => {
+    const r = await withReference((url) => runCli(["conformance", "--target", url, "--generate", "--no-fixtures", "--seed", "3", "--verbose"], { PLANTSTORE_TOKEN: TOKEN }));
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("seed 3");
+    expect(r.stdout).toContain("PASS  generated-positive-createPlant");
+    expect(r.stdout).toContain("PASS  generated-negative-createPlant");
   });
 
   it("same seed, same cases, same report", async () => {

@@ -69,6 +69,14 @@ function stringArb(s: Schema): fc.Arbitrary<string> {
   return fc.oneof(
     { arbitrary: fc.string({ unit: "grapheme", minLength, maxLength: Math.min(maxLength, 40) }), weight: 4 },
     { arbitrary: fc.string({ unit: "binary", minLength, maxLength: Math.min(maxLength, 40) }), weight: 2 },
+    // Lone surrogates: JSON strings may carry them (as \u escapes), and servers that re-encode text trip on them.
+    {
+      arbitrary: fc
+        .tuple(fc.string({ maxLength: 8 }), fc.integer({ min: 0xd800, max: 0xdfff }))
+        .map(([t, c]) => t + String.fromCharCode(c))
+        .filter((t) => t.length >= minLength && t.length <= maxLength),
+      weight: 1,
+    },
     { arbitrary: fc.integer({ min: Math.max(minLength, 1_000), max: Math.max(minLength, Math.min(maxLength, 70_000)) }).map((n) => "x".repeat(n)), weight: 1 },
   );
 }

@@ -37,7 +37,7 @@ What to run:
   --skip ID[,ID...]         leave out these fixture ids or check ids; repeatable
   --seed N                  replay the fresh values and generated cases of an earlier run (its seed
                             is printed)
-  --generate N              also generate N bodies per operation and polarity from the request
+  --generate [N]            also generate N (default 100) bodies per operation and polarity from the request
                             schema: positive ones (edges of the schema) must get the documented
                             success, negative ones (one broken rule each) a 4xx; a failure is shrunk
                             to a smallest failing body
@@ -65,6 +65,8 @@ baseline; target unreachable; a case that could not be judged).`;
 
 /** `plantstore conformance`: a thin shell over runConformance and the reporters. */
 export async function conformance(argv: string[], io: Io): Promise<number> {
+  // --generate takes an optional count: alone (or before another flag) it means the default, 100.
+  argv = argv.flatMap((a, i) => (a === "--generate" && !/^\d+$/.test(argv[i + 1] ?? "") ? [a, "100"] : [a]));
   const { values } = parseFlags(argv, {
     target: { type: "string" },
     token: { type: "string" },
