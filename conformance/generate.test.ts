@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -20,6 +20,7 @@ const op = contract.operation("createPlant")!;
 const entry = op.requestMediaType("application/json")!;
 const random = new Random(1n);
 const fresh = new Map([["id", () => freshValue("int64-big", random)]]);
+const sample = <T>(arb: fc.Arbitrary<T | null>, seed: number): T[] => fc.sample(arb, { seed, numRuns: 3_000 }).filter((b): b is T => b !== null).slice(0, 1_000);
 const accepted = (text: string): boolean => {
   const p = parseJsonExact(text);
   return p.ok && entry.validate(p.value).length === 0;
@@ -27,7 +28,8 @@ const accepted = (text: string): boolean => {
 
 describe("the generator never lies", () => {
   it("every positive body is accepted by the compiled validator, and they reach the schema's edges", () => {
-    const bodies = fc.sample(positiveBodies(contract, op, contract.document, { fresh }), { seed: 1, numRuns: 1_000 });
+    const bodies = sample(positiveBodies(contract, op, contract.document, { fresh }), 1);
+    expect(bodies.length).toBe(1_000);
     expect(bodies.every((b) => accepted(b.text))).toBe(true);
     const names = bodies.map((b) => (JSON.parse(b.text) as { name: string }).name);
     expect(names.some((n) => n === "")).toBe(true);
@@ -38,7 +40,8 @@ describe("the generator never lies", () => {
   });
 
   it("every negative body is rejected by the compiled validator and names the one rule it breaks", () => {
-    const bodies = fc.sample(negativeBodies(contract, op, contract.document, { fresh }), { seed: 2, numRuns: 1_000 });
+    const bodies = sample(negativeBodies(contract, op, contract.document, { fresh }), 2);
+    expect(bodies.length).toBe(1_000);
     expect(bodies.every((b) => !accepted(b.text))).toBe(true);
     expect(bodies.every((b) => typeof b.reason === "string" && b.reason.length > 0)).toBe(true);
     const reasons = new Set(bodies.map((b) => b.reason));
@@ -130,9 +133,97 @@ describe("generated runs", () => {
       expect(r.stdout).toContain("seed 8");
       const file = readdirSync(dir).find((f) => f.startsWith("generated-positive"));
       expect(file).toBe("generated-positive-createplant-8.json");
-      const again = await runCli(["conformance", "--target", server.url, "--fixtures", dir], { PLANTSTORE_TOKEN: TOKEN });
-      expect(again.code).toBe(1);
+      // Twice: the saved case takes a fresh id each run, so it fails for its fault, never for a repeated id.
+      for (const round of [1, 2]) {
+        const again = await runCli(["conformance", "--target", server.url, "--fixtures", dir, "--only", "generated-positive-*", "--strict"], { PLANTSTORE_TOKEN: TOKEN });
+        expect(again.code, `round ${round}`).toBe(1);
+        expect(again.stdout).toContain("status.no-5xx");
+        expect(again.stdout).not.toContain("got 409");
+      }
+      expect(readFileSync(join(dir, file!), "utf8")).toContain("{{fresh:id:int64}}");
       expect(JSON.parse(readFileSync(join(dir, file!), "utf8")).steps[0].expect).toEqual({ kind: "valid", refusable: true });
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe("generation on other specs never hangs, crashes or passes on nothing", () => {
+  const specWith = (schema: unknown, mediaType = "application/json"): string => {
+    const file = join(mkdtempSync(join(tmpdir(), "plantstore-genspec-")), "spec.json");
+    writeFileSync(file, JSON.stringify({
+      openapi: "3.1.0",
+      info: { title: "t", version: "1" },
+      paths: { "/things": { post: { operationId: "createThing", requestBody: { required: true, content: { [mediaType]: { schema } } }, responses: { "200": { description: "ok" } } } } },
+      components: { schemas: { Node: { type: "object", required: ["name"], properties: { name: { type: "string" }, parent: { $ref: "#/components/schemas/Node" } } } } },
+    }));
+    return file;
+  };
+  const accepting = async () => {
+    const { createServer } = await import("node:http");
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on("end", () => res.writeHead(200, { "content-type": "application/json" }).end("{}"));
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, close: () => new Promise((r) => server.close(r)) };
+  };
+
+  it.each([
+    ["an int32 id", { type: "object", required: ["id"], properties: { id: { type: "integer", format: "int32" } } }],
+    ["a string id", { type: "object", required: ["id"], properties: { id: { type: "string" } } }],
+    ["a string body", { type: "string" }],
+    ["a union of scalars", { oneOf: [{ type: "string" }, { type: "integer" }] }],
+    ["a self-referencing schema", { $ref: "#/components/schemas/Node" }],
+    ["an empty schema", {}],
+  ])("%s: ends within --max-time, with a verdict", async (_name, schema) => {
+    const target = await accepting();
+    try {
+      const started = Date.now();
+      const { summary, results } = await runConformance({ target: target.url, token: TOKEN, spec: specWith(schema), noFixtures: true, seed: 1n, generate: { count: 30, maxTimeMs: 5_000 } });
+      expect(Date.now() - started).toBeLessThan(20_000);
+      // Either judged (this server accepts everything, so negatives fail), or an error saying why not.
+      expect(results).toHaveLength(2);
+      for (const r of results) expect(["pass", "fail", "error"]).toContain(r.outcome);
+      expect(summary.exitCode).not.toBe(0);
+    } finally {
+      await target.close();
+    }
+  }, 30_000);
+
+  it("a spec with nothing to generate and no fixtures is a usage error, not an empty pass", async () => {
+    await expect(runConformance({ target: "http://127.0.0.1:1", token: TOKEN, spec: specWith({ type: "object" }, "application/vnd.x+json"), noFixtures: true, generate: { count: 10 } })).rejects.toThrow(/nothing to run/);
+  });
+
+  it("a share of --max-time too short to judge anything is an error, not a pass", async () => {
+    const server = await startReferenceServer({ contract, port: 0, tokens: [TOKEN], delayMs: 200 });
+    try {
+      const { summary, results } = await runConformance({ target: server.url, token: TOKEN, contract, noFixtures: true, seed: 1n, generate: { count: 100, maxTimeMs: 100 } });
+      expect(summary.exitCode).toBe(2);
+      expect(results.some((r) => r.error?.includes("--max-time"))).toBe(true);
+    } finally {
+      await server.close(10);
+    }
+  });
+
+  it("a server that refuses every valid body fails on the plainest one, even without fixtures", async () => {
+    const server = await startVariant(contract, () => ({ status: 400, headers: { "content-type": "application/json" }, body: '{"error":400,"message":"no"}' }));
+    try {
+      const { summary, results } = await runConformance({ target: server.url, token: TOKEN, contract, noFixtures: true, seed: 1n, generate: { count: 20 } });
+      expect(summary.exitCode).toBe(1);
+      expect(results[0]?.description).toContain("plainest valid body");
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("keeps the warnings of every generated body, not only the last one's", async () => {
+    const server = await startVariant(contract, (_r, body, reference) => (typeof body?.name === "string" && body.name.length > 1_000 ? { status: 400, headers: { "content-type": "application/json" }, body: '{"error":400,"message":"too long"}' } : reference()));
+    try {
+      const { results } = await runConformance({ target: server.url, token: TOKEN, contract, noFixtures: true, seed: 4n, generate: { count: 200 } });
+      const positive = results.find((r) => r.fixture === "generated-positive-createPlant")!;
+      expect(positive.outcome).toBe("pass");
+      expect(positive.steps.flatMap((s) => s.findings.filter((f) => f.severity === "warning").map((f) => f.check))).toContain("valid.accepted");
     } finally {
       await server.close();
     }

@@ -86,6 +86,11 @@ export function valueArb(doc: unknown, schema: unknown, depth = 0): fc.Arbitrary
   const s = flatten(doc, schema);
   if (s.const !== undefined) return fc.constant(s.const);
   if (Array.isArray(s.enum)) return fc.constantFrom(...s.enum);
+  // One branch of a union at a time; candidates the validator refuses are skipped by the caller.
+  const union = (Array.isArray(s.oneOf) ? s.oneOf : Array.isArray(s.anyOf) ? s.anyOf : undefined) as unknown[] | undefined;
+  if (union !== undefined && union.length > 0 && s.type === undefined) return fc.oneof(...union.map((branch) => valueArb(doc, branch, depth + 1)));
+  // Self-referencing schemas: past a few levels only what is required, and past more nothing at all.
+  if (depth > 8) return fc.constant(null);
   switch (typeOf(s)) {
     case "integer":
       return integerArb(s);
@@ -104,7 +109,7 @@ export function valueArb(doc: unknown, schema: unknown, depth = 0): fc.Arbitrary
       const props = (s.properties as Schema) ?? {};
       const required = new Set((s.required as string[]) ?? []);
       const record: Record<string, fc.Arbitrary<unknown>> = {};
-      for (const [k, v] of Object.entries(props)) record[k] = valueArb(doc, v, depth + 1);
+      for (const [k, v] of Object.entries(props)) if (depth <= 3 || required.has(k)) record[k] = valueArb(doc, v, depth + 1);
       const known = fc.record(record, { requiredKeys: [...required].filter((k) => k in record) });
       // Unknown extra properties with arbitrary JSON values, where the schema allows them.
       const extras = s.additionalProperties === false || depth > 2 ? fc.constant({}) : fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }).filter((k) => !(k in props)), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 2 });
@@ -146,8 +151,26 @@ function mutations(doc: unknown, schema: unknown, body: Record<string, unknown>)
 }
 
 export interface GeneratorOptions {
-  /** Properties whose value the run makes fresh (unique ids for a stateful server). */
-  readonly fresh: ReadonlyMap<string, () => bigint | string>;
+  /** Properties whose value the run makes fresh (unique ids for a stateful server), by the property's type. */
+  readonly fresh: ReadonlyMap<string, (type: "integer" | "string") => bigint | string>;
+}
+
+/**
+ * Puts run-fresh values into the unique properties of an object body, where the property's schema
+ * takes them: an int64 (or unformatted) integer, or a string. Others are left as generated.
+ */
+function freshen(doc: unknown, schema: unknown, body: unknown, options: GeneratorOptions): unknown {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return body;
+  const props = (flatten(doc, schema).properties as Schema) ?? {};
+  const out = { ...(body as Record<string, unknown>) };
+  for (const [k, make] of options.fresh) {
+    if (!(k in out) || props[k] === undefined) continue;
+    const p = flatten(doc, props[k]);
+    const t = typeOf(p);
+    if (t === "integer" && (p.format === undefined || p.format === "int64") && p.minimum === undefined && p.maximum === undefined) out[k] = make("integer");
+    else if (t === "string" && p.format === undefined && p.pattern === undefined && p.maxLength === undefined) out[k] = make("string");
+  }
+  return out;
 }
 
 /** Checks a generated text with the operation's compiled validator. */
@@ -157,33 +180,63 @@ function verdict(op: CompiledOperation, text: string): boolean {
   return entry !== undefined && parsed.ok && entry.validate(parsed.value).length === 0;
 }
 
-/** Positive bodies for an operation's JSON request schema, verified against the compiled validator. */
-export function positiveBodies(contract: Contract, op: CompiledOperation, doc: unknown, options: GeneratorOptions): fc.Arbitrary<GeneratedBody> {
+/**
+ * Positive bodies for an operation's JSON request schema. A candidate the compiled validator refuses
+ * comes out as null, and the caller skips it (never sends it); fast-check's own filter would loop
+ * forever on a schema the generator cannot satisfy.
+ */
+export function positiveBodies(contract: Contract, op: CompiledOperation, doc: unknown, options: GeneratorOptions): fc.Arbitrary<GeneratedBody | null> {
   const schema = schemaOf(op, doc);
-  return valueArb(doc, schema)
-    .map((v) => {
-      const body = typeof v === "object" && v !== null && !Array.isArray(v) ? { ...(v as Record<string, unknown>) } : v;
-      if (typeof body === "object" && body !== null) for (const [k, make] of options.fresh) if (k in (body as object)) (body as Record<string, unknown>)[k] = make();
-      return { text: stringifyExact(body) };
-    })
-    .filter((b) => verdict(op, b.text));
+  return valueArb(doc, schema).map((v) => {
+    const text = stringifyExact(freshen(doc, schema, v, options));
+    return verdict(op, text) ? { text } : null;
+  });
 }
 
-/** Negative bodies, each breaking exactly one rule, never one the compiled validator accepts. */
-export function negativeBodies(contract: Contract, op: CompiledOperation, doc: unknown, options: GeneratorOptions): fc.Arbitrary<GeneratedBody> {
+/** Negative bodies, each breaking exactly one rule; a candidate the validator accepts comes out as null. */
+export function negativeBodies(contract: Contract, op: CompiledOperation, doc: unknown, options: GeneratorOptions): fc.Arbitrary<GeneratedBody | null> {
   const schema = schemaOf(op, doc);
-  return fc
-    .tuple(positiveBodies(contract, op, doc, options), fc.nat())
-    .map(([valid, pick]) => {
-      const parsed = parseJsonExact(valid.text);
-      const base = (parsed.ok ? parsed.value : {}) as Record<string, unknown>;
-      // Exact values (ids beyond 2^53) are restored as bigints before mutating.
-      for (const [k, make] of options.fresh) if (k in base) base[k] = make();
-      const all = mutations(doc, schema, base);
-      const m = all[pick % all.length] as { body: unknown; reason: string };
-      return { text: stringifyExact(m.body), reason: m.reason };
-    })
-    .filter((b) => !verdict(op, b.text));
+  return fc.tuple(valueArb(doc, schema), fc.nat()).map(([v, pick]) => {
+    const valid = freshen(doc, schema, v, options);
+    if (!verdict(op, stringifyExact(valid))) return null;
+    const base = (typeof valid === "object" && valid !== null && !Array.isArray(valid) ? valid : {}) as Record<string, unknown>;
+    const all = mutations(doc, schema, base);
+    const m = all[pick % all.length] as { body: unknown; reason: string };
+    const text = stringifyExact(m.body);
+    return verdict(op, text) ? null : { text, reason: m.reason };
+  });
+}
+
+/**
+ * The plainest valid body: required properties only, with ordinary values (a fresh id, "Generated",
+ * true, ...). Every server must accept it; undefined when the schema needs more than that.
+ */
+export function minimalBody(op: CompiledOperation, doc: unknown, options: GeneratorOptions): GeneratedBody | undefined {
+  const schema = schemaOf(op, doc);
+  const plain = (raw: unknown, depth: number): unknown => {
+    const p = flatten(doc, raw);
+    switch (typeOf(p)) {
+      case "integer":
+      case "number":
+        return typeof p.minimum === "number" ? p.minimum : 1;
+      case "string":
+        return "Generated";
+      case "boolean":
+        return true;
+      case "array":
+        return [];
+      case "null":
+        return null;
+      default: {
+        if (depth > 4) return {};
+        const out: Record<string, unknown> = {};
+        for (const r of (p.required as string[]) ?? []) out[r] = plain(((p.properties as Schema) ?? {})[r] ?? {}, depth + 1);
+        return out;
+      }
+    }
+  };
+  const text = stringifyExact(freshen(doc, schema, plain(schema, 0), options));
+  return verdict(op, text) ? { text } : undefined;
 }
 
 function schemaOf(op: CompiledOperation, doc: unknown): unknown {
@@ -203,4 +256,33 @@ export function generatedFixture(op: CompiledOperation, id: string, body: Genera
     // Sent as bytes, so nothing in a generated string is taken for a {{fresh:...}} placeholder.
     steps: [{ request: { rawBodyBase64: Buffer.from(body.text, "utf8").toString("base64"), headers: { "content-type": "application/json" } }, expect: kind === "valid" ? { kind, refusable: true } : { kind } }],
   };
+}
+
+/**
+ * The request of a saved generated case: the body exactly, with each unique property turned back into
+ * a run-fresh placeholder, so the saved fixture can run again and again against a stateful server.
+ * A body that holds placeholder-like text of its own is kept as exact bytes (its ids fixed).
+ */
+export function savedRequest(text: string, unique: readonly string[]): { rawBody: string } | { rawBodyBase64: string; headers: Record<string, string> } {
+  const exactBytes = { rawBodyBase64: Buffer.from(text, "utf8").toString("base64"), headers: { "content-type": "application/json" } };
+  const parsed = parseJsonExact(text);
+  if (text.includes("{{fresh:") || !parsed.ok || typeof parsed.value !== "object" || parsed.value === null || Array.isArray(parsed.value)) return exactBytes;
+  const body: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(parsed.value as Record<string, unknown>)) {
+    const exact = parsed.exact.get(`/${k.replace(/~/g, "~0").replace(/\//g, "~1")}`);
+    // Only top-level values are restored exactly; a nested big number keeps the body as bytes.
+    if (exact !== undefined) body[k] = exact.integer ?? v;
+    else body[k] = v;
+  }
+  if (parsed.exact.size > Object.keys(body).filter((k) => typeof body[k] === "bigint").length) return exactBytes;
+  const marker = (name: string): string => `@@fresh-${name}@@`;
+  for (const name of unique) {
+    if (typeof body[name] === "bigint" || typeof body[name] === "number") body[name] = marker(`${name}:int64`);
+    else if (typeof body[name] === "string") body[name] = marker(`${name}:string`);
+  }
+  let out = stringifyExact(body);
+  for (const name of unique) {
+    out = out.replace(`"${marker(`${name}:int64`)}"`, `{{fresh:${name}:int64}}`).replace(`"${marker(`${name}:string`)}"`, `"{{fresh:${name}:string}}"`);
+  }
+  return { rawBody: out };
 }

@@ -2,14 +2,19 @@ import fc from "fast-check";
 import type { CompiledOperation, Contract } from "../src/contract/index.js";
 import type { Fixture } from "./fixtures.js";
 import { freshValue, Random } from "./fresh.js";
-import { generatedFixture, negativeBodies, positiveBodies, type GeneratedBody } from "./generate.js";
-import type { CaseResult, GenerateOptions } from "./run.js";
+import { generatedFixture, minimalBody, negativeBodies, positiveBodies, type GeneratedBody } from "./generate.js";
+import type { CaseResult, GenerateOptions, StepResult } from "./run.js";
+
+const POLARITIES = ["positive", "negative"] as const;
 
 /**
  * Runs generated cases with fast-check: each generated body is one case judged like a fixture; the
- * first failing body is shrunk to a smallest failing one (fast-check re-sends smaller bodies), and
- * reported as the case of its operation and polarity, with its reason and a curl command. The same
- * seed gives the same bodies in the same order; cases run one at a time, whatever --concurrency says.
+ * first failing body is shrunk to a smallest failing one (fast-check re-sends smaller bodies) and
+ * reported as the case of its operation and polarity, with its reason and a curl command. Before
+ * them, the plainest valid body must get the documented success (a server that refuses everything
+ * cannot pass on warnings). The same seed gives the same bodies in the same order; cases run one at
+ * a time, whatever --concurrency says. Each operation and polarity gets an equal share of
+ * --max-time; one that judged no body at all is an error, never a pass.
  */
 export async function runGenerated(
   contract: Contract,
@@ -19,53 +24,88 @@ export async function runGenerated(
   runCase: (fixture: Fixture, stream: Random) => Promise<CaseResult>,
 ): Promise<CaseResult[]> {
   const random = new Random(seed ^ 0x9e3779b97f4a7c15n);
-  const unique = options.unique ?? ["id"];
-  const kinds = ["int64", "int64-big", "int64-negative", "int64-big-negative"] as const;
+  const intKinds = ["int64", "int64-big", "int64-negative", "int64-big-negative"] as const;
   let k = 0;
-  // Unique properties get run-fresh values (all four int64 kinds in turn), as fixtures' $fresh do.
-  const fresh = new Map(unique.map((name) => [name, () => freshValue(kinds[k++ % kinds.length] as (typeof kinds)[number], random)] as const));
-  const deadline = Date.now() + (options.maxTimeMs ?? 60_000);
+  // Unique properties get run-fresh values (the four int64 kinds in turn), as fixtures' $fresh do.
+  const make = (type: "integer" | "string") => (type === "string" ? freshValue("string", random) : freshValue(intKinds[k++ % intKinds.length] as (typeof intKinds)[number], random));
+  const fresh = new Map((options.unique ?? ["id"]).map((name) => [name, make] as const));
+  const budget = options.maxTimeMs ?? 60_000;
+  const deadline = Date.now() + budget;
   const results: CaseResult[] = [];
+  let slicesLeft = operations.length * POLARITIES.length;
+
   for (const op of operations) {
-    for (const polarity of ["positive", "negative"] as const) {
+    const minimal = minimalBody(op, contract.document, { fresh });
+    for (const polarity of POLARITIES) {
       const id = `generated-${polarity}-${op.operationId}`;
-      const arb = polarity === "positive" ? positiveBodies(contract, op, contract.document, { fresh }) : negativeBodies(contract, op, contract.document, { fresh });
+      const sliceEnd = Date.now() + Math.max(1, (deadline - Date.now()) / slicesLeft--);
+      const kind = polarity === "positive" ? "valid" : "invalid";
       let n = 0;
-      let last: CaseResult | undefined;
+      const judge = (body: GeneratedBody, refusable = true): Promise<CaseResult> => {
+        const fixture = generatedFixture(op, `${id}-${++n}`, body, kind);
+        const step = fixture.steps[0]!;
+        return runCase(refusable ? fixture : { ...fixture, steps: [{ ...step, expect: { kind } }] }, random);
+      };
+      // The plainest valid body first: it must get the documented success, refusal included.
+      if (polarity === "positive" && minimal !== undefined) {
+        const probe = await judge(minimal, false);
+        if (probe.outcome !== "pass") {
+          results.push({ ...probe, fixture: id, description: `the plainest valid body for ${op.operationId} (required properties, ordinary values) was not accepted`, generated: { polarity, body: minimal.text, reason: undefined } });
+          continue;
+        }
+      }
       let harnessError: CaseResult | undefined;
-      // The last failing call is fast-check's counterexample (the smallest failing body found);
-      // it is reported as judged then, not sent again: a stateful target may answer differently now.
+      // The last failing call is fast-check's counterexample (the smallest failing body found); it is
+      // reported as judged then, not sent again: a stateful target may answer differently now.
       let lastFailure: { body: GeneratedBody; result: CaseResult } | undefined;
-      const judge = async (body: GeneratedBody): Promise<CaseResult> =>
-        runCase(generatedFixture(op, `${id}-${++n}`, body, polarity === "positive" ? "valid" : "invalid"), random);
+      // Warnings of every judged body, one example step per check, so none is lost behind a pass.
+      const warnings = new Map<string, StepResult>();
+      let judged = 0;
+      const arb = polarity === "positive" ? positiveBodies(contract, op, contract.document, { fresh }) : negativeBodies(contract, op, contract.document, { fresh });
       const details = await fc.check(
         fc.asyncProperty(arb, async (body) => {
-          last = await judge(body);
-          if (last.outcome === "error") harnessError ??= last;
-          if (last.outcome === "fail") lastFailure = { body, result: last };
-          return last.outcome !== "fail";
+          fc.pre(body !== null); // a candidate the validator disagrees with is skipped, never sent
+          const result = await judge(body as GeneratedBody);
+          judged++;
+          if (result.outcome === "error") harnessError ??= result;
+          for (const step of result.steps) for (const f of step.findings) if (f.severity === "warning" && !warnings.has(f.check)) warnings.set(f.check, step);
+          if (result.outcome === "fail") lastFailure = { body: body as GeneratedBody, result };
+          return result.outcome !== "fail";
         }),
-        { seed: Number(BigInt.asUintN(31, seed)), numRuns: options.count, interruptAfterTimeLimit: Math.max(1, deadline - Date.now()), markInterruptAsFailure: false },
+        { seed: Number(BigInt.asUintN(31, seed)), numRuns: options.count, interruptAfterTimeLimit: Math.max(1, sliceEnd - Date.now()), markInterruptAsFailure: false, maxSkipsPerRun: 20 },
       );
-      const summary = `${details.numRuns} generated ${polarity} bodies for ${op.operationId}`;
-      if (details.failed && lastFailure !== undefined) {
-        const { body: shrunk, result } = lastFailure;
+      const summary = `${judged} generated ${polarity} bodies for ${op.operationId}`;
+      if (lastFailure !== undefined) {
+        const { body, result } = lastFailure;
         results.push({
           ...result,
           fixture: id,
-          description: `${summary}; the smallest failing one (after ${details.numShrinks} shrinking steps)${shrunk.reason === undefined ? "" : ` breaks ${shrunk.reason}`}`,
-          generated: { polarity, body: shrunk.text, reason: shrunk.reason },
+          description: `${summary}; the smallest failing one (after ${details.numShrinks} shrinking steps)${body.reason === undefined ? "" : ` breaks ${body.reason}`}`,
+          generated: { polarity, body: body.text, reason: body.reason },
         });
       } else if (harnessError !== undefined) {
-        results.push({ ...(harnessError as CaseResult), fixture: id, description: summary });
+        results.push({ ...harnessError, fixture: id, description: summary });
+      } else if (judged === 0) {
+        results.push({
+          fixture: id,
+          description: summary,
+          file: "(generated)",
+          operation: op.operationId,
+          outcome: "error",
+          steps: [],
+          error: details.interrupted
+            ? "no generated body was judged within its share of --max-time; give it more time"
+            : "cannot generate bodies for this schema: every candidate was refused by the compiled validator",
+          durationMs: 0,
+        });
       } else {
         results.push({
           fixture: id,
-          description: `${summary}: all judged${details.interrupted ? " (stopped at --max-time)" : ""}`,
+          description: `${summary}: all judged${details.interrupted ? ` (stopped at its share of --max-time, after ${judged} of ${options.count})` : ""}`,
           file: "(generated)",
           operation: op.operationId,
           outcome: "pass",
-          steps: (last as CaseResult | undefined)?.steps.filter((s) => s.findings.some((f) => f.severity !== "note")) ?? [],
+          steps: [...warnings.values()],
           error: undefined,
           durationMs: 0,
         });

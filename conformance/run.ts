@@ -131,8 +131,10 @@ export async function runConformance(options: RunOptions, onEvent: (event: RunEv
   const contract = options.contract ?? (await loadContract(options.spec ?? DEFAULT_SPEC));
   const all = options.noFixtures === true ? [] : loadFixtures(options.fixtures ?? DEFAULT_FIXTURES, contract);
   const { fixtures, checkFilter } = options.noFixtures === true ? { fixtures: [] as Fixture[], checkFilter: undefined } : select(all, options.only ?? [], options.skip ?? []);
-  if (fixtures.length === 0 && options.generate === undefined) throw new KitError("PS_USAGE", "nothing to run: no fixtures and no --generate");
   const generatedOps = options.generate === undefined ? [] : contract.operations.filter((op) => op.requestBody?.content.has("application/json") === true);
+  if (fixtures.length === 0 && generatedOps.length === 0) {
+    throw new KitError("PS_USAGE", options.generate === undefined ? "nothing to run: no fixtures" : "nothing to run: no fixtures, and no operation of the spec takes an application/json body to generate");
+  }
   const total = fixtures.length + generatedOps.length * 2;
   const seed = options.seed ?? randomSeed();
   const redact = createRedactor([options.token]);

@@ -11,6 +11,7 @@ import {
   type RunEvent,
   type RunSummary,
 } from "../../conformance/index.js";
+import { savedRequest } from "../../conformance/generate.js";
 import { writeFileAtomic } from "../../conformance/reporters/files.js";
 import { KitError } from "../errors.js";
 import { DEFAULT_FIXTURES, DEFAULT_SPEC } from "../paths.js";
@@ -169,7 +170,7 @@ export async function conformance(argv: string[], io: Io): Promise<number> {
         id,
         description: `Saved from a generated run (seed ${summary.seed}): ${r.description}`,
         operation: r.operation,
-        steps: [{ request: { headers: { "content-type": "application/json" }, rawBodyBase64: Buffer.from(r.generated.body, "utf8").toString("base64") }, expect: r.generated.polarity === "positive" ? { kind: "valid", refusable: true } : { kind: "invalid" } }],
+        steps: [{ request: savedRequest(r.generated.body, values.unique ?? ["id"]), expect: r.generated.polarity === "positive" ? { kind: "valid", refusable: true } : { kind: "invalid" } }],
       };
       const file = join(resolve(values["save-failures"]), `${id}.json`);
       writeFileAtomic(file, JSON.stringify(fixture, null, 2) + "\n");
