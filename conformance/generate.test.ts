@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { parseJsonExact } from "../src/contract/index.js";
 import { startReferenceServer } from "../src/server/index.js";
 import { FAULTY } from "../test/catalogue.js";
-import { kitContract, TOKEN } from "../test/helpers.js";
+import { kitContract, TOKEN, withReference } from "../test/helpers.js";
 import { runCli } from "../test/process.js";
 import { startVariant } from "../test/variant-server.js";
 import { freshValue, Random } from "./fresh.js";
@@ -50,15 +50,6 @@ describe("the generator never lies", () => {
     }
   });
 });
-
-async function withReference<T>(fn: (url: string) => Promise<T>): Promise<T> {
-  const server = await startReferenceServer({ contract, port: 0, tokens: [TOKEN] });
-  try {
-    return await fn(server.url);
-  } finally {
-    await server.close(100);
-  }
-}
 
 describe("generated runs", () => {
   it("pass against the reference server: 2,000 cases over two seeds, no failure", async () => {

@@ -2,28 +2,18 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { KitError } from "../src/errors.js";
-import { startReferenceServer } from "../src/server/index.js";
-import { kitContract, TOKEN } from "../test/helpers.js";
+import { kitContract, TOKEN, withReference } from "../test/helpers.js";
 import { startVariant } from "../test/variant-server.js";
 import { runConformance, type RunEvent } from "./run.js";
 
 const contract = await kitContract();
-
-async function withServer<T>(fn: (url: string) => Promise<T>): Promise<T> {
-  const server = await startReferenceServer({ contract, port: 0, tokens: [TOKEN] });
-  try {
-    return await fn(server.url);
-  } finally {
-    await server.close(100);
-  }
-}
 
 describe("runConformance", () => {
   it("streams run-started, one case-finished per case in fixture order whatever the concurrency, then run-finished", async () => {
     const orders: string[][] = [];
     for (const concurrency of [1, 8]) {
       const events: RunEvent[] = [];
-      await withServer((url) => runConformance({ target: url, token: TOKEN, contract, concurrency }, (e) => events.push(e)));
+      await withReference((url) => runConformance({ target: url, token: TOKEN, contract, concurrency }, (e) => events.push(e)));
       expect(events[0]?.type).toBe("run-started");
       expect(events.at(-1)?.type).toBe("run-finished");
       const cases = events.filter((e) => e.type === "case-finished");
@@ -35,7 +25,7 @@ describe("runConformance", () => {
 
   it("replays the same requests from the same seed, against a fresh server each time", async () => {
     const bodies = async (seed: bigint) => {
-      const { results } = await withServer((url) => runConformance({ target: url, token: TOKEN, contract, seed, concurrency: 8 }));
+      const { results } = await withReference((url) => runConformance({ target: url, token: TOKEN, contract, seed, concurrency: 8 }));
       return results.map((r) => ({ fixture: r.fixture, outcome: r.outcome, bodies: r.steps.map((s) => s.request.body), statuses: r.steps.map((s) => s.response?.status) }));
     };
     const a = await bodies(12345n);
@@ -44,7 +34,7 @@ describe("runConformance", () => {
   });
 
   it("--only and --skip select fixtures and checks by id, with wildcards", async () => {
-    await withServer(async (url) => {
+    await withReference(async (url) => {
       const only = await runConformance({ target: url, token: TOKEN, contract, only: ["auth-*"] });
       expect(only.results.map((r) => r.fixture).every((f) => f.startsWith("auth-"))).toBe(true);
       const skipped = await runConformance({ target: url, token: TOKEN, contract, only: ["auth-*"], skip: ["auth-missing"] });

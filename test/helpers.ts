@@ -15,3 +15,14 @@ export const jsonHeaders = (token: string | undefined = TOKEN): Record<string, s
   "content-type": "application/json",
   ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
 });
+
+/** Runs `fn` against a fresh reference server on port 0 (token TOKEN), and stops the server after. */
+export async function withReference<T>(fn: (url: string) => Promise<T>): Promise<T> {
+  const { startReferenceServer } = await import("../src/server/index.js");
+  const server = await startReferenceServer({ contract: await kitContract(), port: 0, tokens: [TOKEN] });
+  try {
+    return await fn(server.url);
+  } finally {
+    await server.close(100);
+  }
+}
