@@ -132,8 +132,10 @@ describe("the reference server over real HTTP", () => {
 
   it("lets a request in flight finish during a graceful shutdown", async () => {
     const s = await start({ delayMs: 300 });
+    // Close only once the server has the request (not after a guessed pause, which a busy CI could outrun).
+    const received = new Promise((r) => s.server.once("request", r));
     const inFlight = fetch(`${s.url}/plants`, { method: "POST", headers: jsonHeaders(), body: '{"id":1,"name":"a"}' });
-    await new Promise((r) => setTimeout(r, 50));
+    await received;
     const closed = s.close(5_000);
     const res = await inFlight;
     expect(res.status).toBe(200);
