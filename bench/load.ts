@@ -19,24 +19,12 @@ const INVALID = ['{"name":"No id"}', '{"id":"7","name":"String id"}', '{"id":1,"
  * (so a stateful server never answers 409), all valid, or one in five invalid.
  */
 export async function load(url: string, mix: Mix, seconds: number, connections: number, firstId: number): Promise<LoadResult> {
-  let n = 0;
   const result = await autocannon({
     url,
     connections,
     pipelining: 1,
     duration: seconds,
-    requests: [
-      {
-        method: "POST",
-        path: "/plants",
-        headers: { "content-type": "application/json", authorization: `Bearer ${BENCH_TOKEN}` },
-        setupRequest: (req: any) => {
-          n++;
-          req.body = mix === "mixed" && n % 5 === 0 ? INVALID[(n / 5) % INVALID.length] : `{"id":${firstId + n},"name":"Bench fern","tag":"fern"}`;
-          return req;
-        },
-      },
-    ],
+    requests: [createRequest((n) => (mix === "mixed" && n % 5 === 0 ? (INVALID[(n / 5) % INVALID.length] as string) : `{"id":${firstId + n},"name":"Bench fern","tag":"fern"}`))],
   });
   return {
     requestsPerSecond: result.requests.average,
@@ -45,6 +33,21 @@ export async function load(url: string, mix: Mix, seconds: number, connections: 
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
     total: result.requests.total,
+  };
+}
+
+/** An autocannon POST /plants with the bench token, whose n-th body (from 1) is `bodyOf(n)`. */
+export function createRequest(bodyOf: (n: number) => string, onResponse?: (status: number, body: string) => void): any {
+  let n = 0;
+  return {
+    method: "POST",
+    path: "/plants",
+    headers: { "content-type": "application/json", authorization: `Bearer ${BENCH_TOKEN}` },
+    setupRequest: (req: any) => {
+      req.body = bodyOf(++n);
+      return req;
+    },
+    ...(onResponse === undefined ? {} : { onResponse }),
   };
 }
 

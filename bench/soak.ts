@@ -4,7 +4,7 @@ import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { Agent, request } from "undici";
 import { KIT_ROOT } from "../src/paths.js";
-import { median } from "./load.js";
+import { createRequest, median } from "./load.js";
 import { BENCH_TOKEN, rssBytes } from "./targets.js";
 
 // npm run soak [-- --seconds 60 --cap 200000 --connections 10]
@@ -42,7 +42,6 @@ let full = 0;
 let fiveHundreds = 0;
 let rssAtCap: number | undefined;
 const rssAfterCap: number[] = [];
-let n = 0;
 const sampler = setInterval(() => {
   if (acknowledged >= cap) {
     rssAtCap ??= rssBytes(pid);
@@ -54,21 +53,14 @@ const result = await autocannon({
   connections,
   duration: seconds,
   requests: [
-    {
-      method: "POST",
-      path: "/plants",
-      headers: { "content-type": "application/json", authorization: `Bearer ${BENCH_TOKEN}` },
-      setupRequest: (req: any) => {
-        n++;
-        req.body = n % 5 === 0 ? '{"id":"not a number","name":"x"}' : `{"id":${n},"name":"Soak ${n % 1000}","tag":"fern"}`;
-        return req;
-      },
-      onResponse: (status: number, body: string) => {
+    createRequest(
+      (n) => (n % 5 === 0 ? '{"id":"not a number","name":"x"}' : `{"id":${n},"name":"Soak ${n % 1000}","tag":"fern"}`),
+      (status, body) => {
         if (status === 200) acknowledged++;
         else if (status >= 500) fiveHundreds++;
         else if (body.includes("PS_STORE_FULL")) full++;
       },
-    } as any,
+    ),
   ],
 });
 clearInterval(sampler);

@@ -245,8 +245,20 @@ type JsonBody =
   | { ok: true; value: unknown; entry: NonNullable<ReturnType<typeof matchMediaType<import("../src/contract/index.js").MediaTypeEntry>>>["value"] }
   | { ok: false; message: string; pointer: string };
 
-/** The parsed body of a documented JSON response whose media type matched; undefined when not applicable. */
+const parsedBodies = new WeakMap<CheckContext, JsonBody | undefined>();
+
+/**
+ * The parsed body of a documented JSON response whose media type matched; undefined when not
+ * applicable. Parsed once per exchange: response.json and response.schema both read it.
+ */
 function documentedJsonBody(ctx: CheckContext): JsonBody | undefined {
+  if (parsedBodies.has(ctx)) return parsedBodies.get(ctx);
+  const body = parseDocumentedJsonBody(ctx);
+  parsedBodies.set(ctx, body);
+  return body;
+}
+
+function parseDocumentedJsonBody(ctx: CheckContext): JsonBody | undefined {
   const doc = documented(ctx);
   if (doc === undefined) return undefined;
   const match = matchMediaType(doc.response.content, doc.received.headers["content-type"]);
