@@ -48,6 +48,26 @@ describe("plantstore serve", () => {
     expect(fromEnv.stdout()).toContain("2 token(s)");
   });
 
+  it("allows a preflight asking for traceparent, and only listed headers with --cors-headers", async () => {
+    const ask = async (url: string) => {
+      const res = await fetch(`${url}/plants`, {
+        method: "OPTIONS",
+        headers: { origin: "http://app.test", "access-control-request-method": "POST", "access-control-request-headers": "authorization,content-type,traceparent" },
+      });
+      await res.arrayBuffer();
+      return { status: res.status, allowed: res.headers.get("access-control-allow-headers") };
+    };
+    running = spawnCli(["serve", "--port", "0", "--quiet"]);
+    const [, open] = await running.waitFor(/listening on (http:\/\/\S+)/);
+    expect(await ask(open!)).toEqual({ status: 204, allowed: "authorization, content-type, prefer, traceparent" });
+    running.child.kill("SIGTERM");
+    expect(await running.exited).toBe(0);
+
+    running = spawnCli(["serve", "--port", "0", "--quiet", "--cors-headers", "x-request-id"]);
+    const [, strict] = await running.waitFor(/listening on (http:\/\/\S+)/);
+    expect(await ask(strict!)).toEqual({ status: 204, allowed: "authorization, content-type, prefer" });
+  });
+
   it.each([
     [["serve", "--port", "abc"], /--port must be an integer from 0 to 65535, got "abc"/],
     [["serve", "--prot", "1"], /--prot/],
@@ -56,6 +76,7 @@ describe("plantstore serve", () => {
     [["nope"], /unknown command "nope"/],
     [["serve", "--token="], /--token must be non-empty/],
     [["serve", "--token", " spaced "], /--token must be non-empty/],
+    [["serve", "--cors-headers", "x-ok,bad header"], /--cors-headers: "bad header" is not a header name/],
   ])("%j exits 2 naming the problem", async (args, message) => {
     const r = await runCli(args);
     expect(r.code).toBe(2);
@@ -80,7 +101,7 @@ describe("plantstore serve", () => {
   it("--help describes the flags and exits 0", async () => {
     const r = await runCli(["serve", "--help"]);
     expect(r.code).toBe(0);
-    for (const flag of ["--host", "--port", "--token", "--cors-origin", "--max-plants", "--max-body", "--delay"]) expect(r.stdout).toContain(flag);
+    for (const flag of ["--host", "--port", "--token", "--cors-origin", "--cors-headers", "--max-plants", "--max-body", "--delay"]) expect(r.stdout).toContain(flag);
     const top = await runCli(["--help"]);
     expect(top.code).toBe(0);
     expect(top.stdout).toContain("conformance");

@@ -13,6 +13,8 @@ Options:
                        comma-separated). Without one, the development token "${DEV_TOKEN}" is accepted.
   --cors-origin ORIGIN a browser origin allowed to call the server; repeat for several
                        (env PLANTSTORE_CORS_ORIGINS; default *, any origin)
+  --cors-headers LIST  comma-separated request headers a preflight may allow besides Authorization,
+                       Content-Type and Prefer (env PLANTSTORE_CORS_HEADERS; default: any the browser asks for)
   --max-plants N       how many plants the store holds; beyond it creates get a 400 Error (default ${DEFAULT_MAX_PLANTS})
   --max-body BYTES     largest request body accepted, larger ones get 413 (default ${DEFAULT_HTTP_OPTIONS.maxBodyBytes})
   --delay MS           wait this long before every answer (default 0)
@@ -31,6 +33,7 @@ export async function serve(argv: string[], io: Io): Promise<number> {
     port: { type: "string" },
     token: { type: "string", multiple: true },
     "cors-origin": { type: "string", multiple: true },
+    "cors-headers": { type: "string" },
     "max-plants": { type: "string" },
     "max-body": { type: "string" },
     delay: { type: "string" },
@@ -51,6 +54,7 @@ export async function serve(argv: string[], io: Io): Promise<number> {
     port: values.port !== undefined ? integerFlag("port", values.port, 4010, 0, 65535) : integerFlag("PLANTSTORE_PORT", env.PLANTSTORE_PORT, 4010, 0, 65535, ""),
     tokens,
     corsOrigins: values["cors-origin"] ?? (envList(env.PLANTSTORE_CORS_ORIGINS).length > 0 ? envList(env.PLANTSTORE_CORS_ORIGINS) : ["*"]),
+    corsHeaders: values["cors-headers"] !== undefined ? envList(values["cors-headers"]) : env.PLANTSTORE_CORS_HEADERS !== undefined ? envList(env.PLANTSTORE_CORS_HEADERS) : undefined,
     maxPlants: integerFlag("max-plants", values["max-plants"], DEFAULT_MAX_PLANTS, 0, 2 ** 32),
     maxBodyBytes: integerFlag("max-body", values["max-body"], DEFAULT_HTTP_OPTIONS.maxBodyBytes, 0, 2 ** 31),
     delayMs: integerFlag("delay", values.delay, 0, 0, 600_000),

@@ -224,6 +224,32 @@ describe("CORS", () => {
     expect(r.headers["access-control-allow-headers"]).toContain("authorization");
   });
 
+  const preflight = (h: ReturnType<typeof createCore>, requested: string | undefined, origin = "http://app.test") =>
+    h({
+      method: "OPTIONS",
+      url: "/plants",
+      headers: { origin, "access-control-request-method": "POST", ...(requested === undefined ? {} : { "access-control-request-headers": requested }) },
+      body: Buffer.alloc(0),
+    }).headers;
+
+  it.each([
+    ["nothing asked: the contract's headers", undefined, undefined, "authorization, content-type, prefer"],
+    ["tracing headers a page sends", undefined, "authorization, content-type, traceparent, X-Request-Id", "authorization, content-type, prefer, traceparent, x-request-id"],
+    ["a name that is not a token is never echoed", undefined, "traceparent, bad header, x(y)", "authorization, content-type, prefer, traceparent"],
+    ["--cors-headers restricts the extra ones", ["X-Request-Id"], "traceparent, x-request-id", "authorization, content-type, prefer, x-request-id"],
+    ["an empty --cors-headers allows only the contract's", [], "traceparent", "authorization, content-type, prefer"],
+  ] as const)("preflight allow-headers: %s", (_name, listed, requested, expected) => {
+    const h = createCore(contract, store, { tokens: [TOKEN], cors: { origins: ["*"], headers: listed } });
+    const headers = preflight(h, requested);
+    expect(headers["access-control-allow-headers"]).toBe(expected);
+    expect(headers.vary).toBe("Access-Control-Request-Headers");
+  });
+
+  it("keys preflight caches on the origin and the asked headers when origins are listed", () => {
+    const strict = createCore(contract, store, { tokens: [TOKEN], cors: { origins: ["http://good.test"] } });
+    expect(preflight(strict, "traceparent", "http://good.test").vary).toBe("Origin, Access-Control-Request-Headers");
+  });
+
   it("adds CORS headers to answers, errors included", () => {
     const r = post('{"id":1,"name":"a"}', { "content-type": "application/json", origin: "http://app.test" });
     expect(r.status).toBe(401);
@@ -236,8 +262,8 @@ describe("CORS", () => {
     const ask = (origin: string) =>
       strict({ method: "OPTIONS", url: "/plants", headers: { origin, "access-control-request-method": "POST" }, body: Buffer.alloc(0) });
     expect(ask("http://good.test").headers["access-control-allow-origin"]).toBe("http://good.test");
-    expect(ask("http://good.test").headers.vary).toBe("Origin");
+    expect(ask("http://good.test").headers.vary).toBe("Origin, Access-Control-Request-Headers");
     expect(ask("http://evil.test").headers["access-control-allow-origin"]).toBeUndefined();
-    expect(ask("http://evil.test").headers.vary).toBe("Origin");
+    expect(ask("http://evil.test").headers.vary).toBe("Origin, Access-Control-Request-Headers");
   });
 });

@@ -3,7 +3,7 @@ import { canonicalInteger, describeViolation, parseJsonExact, parseMediaType } f
 import type { NewPlant, Plant } from "../types.js";
 import { ADMIN_PREFIX, handleAdmin } from "./admin.js";
 import { createBearerCheck } from "./auth.js";
-import { corsHeaders, isPreflight, type CorsPolicy } from "./cors.js";
+import { allowedRequestHeaders, corsHeaders, isPreflight, type CorsPolicy } from "./cors.js";
 import { errorAnswer, type WireResponse } from "./error-answers.js";
 import type { PlantStore } from "./store.js";
 
@@ -60,7 +60,11 @@ export function createCore(contract: Contract, store: PlantStore, options: CoreO
     if (isPreflight(request.method, origin, header(request, "access-control-request-method"))) {
       const route = contract.route("options", path);
       if (route.kind === "not-found") return withCors(errorAnswer("PS_NOT_FOUND", path));
-      return { status: 204, headers: { ...(cors === undefined ? {} : { ...cors, ...preflightHeaders(route) }) }, body: "" };
+      if (cors === undefined) return { status: 204, headers: {}, body: "" };
+      const allowHeaders = allowedRequestHeaders(options.cors, header(request, "access-control-request-headers"));
+      // The allowed headers depend on what was asked, so caches key on that too (Fetch standard, CORS protocol).
+      const vary = cors.vary === undefined ? "Access-Control-Request-Headers" : `${cors.vary}, Access-Control-Request-Headers`;
+      return { status: 204, headers: { ...cors, ...preflightHeaders(route, allowHeaders), vary }, body: "" };
     }
 
     // Stage 2: route. The opt-in admin surface sits outside the contract's paths and needs the token too.
@@ -148,12 +152,12 @@ function createPlant(store: PlantStore, body: NewPlant, exactId: ExactNumber | u
   return { status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify(plant) };
 }
 
-function preflightHeaders(route: ReturnType<Contract["route"]>): Record<string, string> {
+function preflightHeaders(route: ReturnType<Contract["route"]>, allowHeaders: string): Record<string, string> {
   const methods = route.kind === "found" ? [route.operation.method.toUpperCase()] : route.kind === "method-not-allowed" ? route.allowed : [];
   return {
     "access-control-allow-methods": [...methods, "OPTIONS"].join(", "),
-    // A wildcard does not cover Authorization (Fetch standard, CORS protocol), so it is named.
-    "access-control-allow-headers": "authorization, content-type, prefer",
+    // Named, never `*`: a wildcard does not cover Authorization (Fetch standard, CORS protocol).
+    "access-control-allow-headers": allowHeaders,
     "access-control-max-age": "600",
   };
 }

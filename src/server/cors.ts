@@ -1,7 +1,17 @@
-/** Which browser origins may call the server: `*` for any, or an exact list. */
+/** Which browser origins may call the server (`*` for any, or an exact list) and with which headers. */
 export interface CorsPolicy {
   readonly origins: readonly string[];
+  /**
+   * Request headers a preflight may allow beyond the ones the contract needs. Undefined: any header
+   * the browser asks for, as Prism allows (tracing headers such as `traceparent` are common).
+   */
+  readonly headers?: readonly string[];
 }
+
+/** What every preflight allows: the contract's own headers (`Prefer` for errors on demand). */
+const BASE_HEADERS = ["authorization", "content-type", "prefer"] as const;
+/** A header field name is an RFC 9110 token (section 5.1). */
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /** The CORS headers for a response to `origin`; undefined when none apply. */
 export function corsHeaders(policy: CorsPolicy, origin: string | undefined): Record<string, string> | undefined {
@@ -17,4 +27,24 @@ export function corsHeaders(policy: CorsPolicy, origin: string | undefined): Rec
 /** A CORS preflight: OPTIONS with Origin and Access-Control-Request-Method (Fetch standard 3.2.2). */
 export function isPreflight(method: string, origin: string | undefined, requestMethod: string | undefined): boolean {
   return method === "OPTIONS" && origin !== undefined && requestMethod !== undefined;
+}
+
+/**
+ * The `Access-Control-Allow-Headers` of a preflight: the contract's headers, plus each header the
+ * browser asks for (Access-Control-Request-Headers) that is a valid field name and, when the policy
+ * lists headers, is on that list. A header left out makes the browser refuse the request.
+ */
+export function allowedRequestHeaders(policy: CorsPolicy, requested: string | undefined): string {
+  const allowed = new Set<string>(BASE_HEADERS);
+  const listed = policy.headers?.map((h) => h.toLowerCase());
+  for (const raw of (requested ?? "").split(",")) {
+    const name = raw.trim().toLowerCase();
+    if (TOKEN.test(name) && (listed === undefined || listed.includes(name))) allowed.add(name);
+  }
+  return [...allowed].join(", ");
+}
+
+/** True when a name can be a header field name (for flags that list headers). */
+export function isHeaderName(name: string): boolean {
+  return TOKEN.test(name);
 }

@@ -3,6 +3,7 @@ import { KitError } from "../errors.js";
 import { DEFAULT_SPEC } from "../paths.js";
 import { loadSeedData } from "./admin.js";
 import { createCore, type CoreOptions, type CoreRequest } from "./core.js";
+import { isHeaderName } from "./cors.js";
 import type { WireResponse } from "./error-answers.js";
 import { DEFAULT_HTTP_OPTIONS, startHttpServer, type HttpOptions, type RunningServer } from "./http-adapter.js";
 import { PlantStore } from "./store.js";
@@ -19,6 +20,8 @@ export const DEFAULT_MAX_PLANTS = 1_000_000;
 export interface ReferenceServerConfig extends Partial<HttpOptions> {
   readonly tokens?: readonly string[];
   readonly corsOrigins?: readonly string[];
+  /** Request headers a preflight may allow beyond the contract's; undefined: any the browser asks for. */
+  readonly corsHeaders?: readonly string[];
   readonly maxPlants?: number;
   readonly contract?: Contract;
   /** Serve the admin surface (list, reset) under /__admin/. */
@@ -46,8 +49,12 @@ export async function startReferenceServer(config: ReferenceServerConfig = {}): 
     // A token a client could never send as sent (RFC 6750 b64token) would make every request a 401.
     if (!/^[A-Za-z0-9\-._~+/]+=*$/.test(t)) throw new KitError("PS_USAGE", "--token must be non-empty and made of letters, digits and -._~+/ (RFC 6750 b64token), optionally ending in =");
   }
-  const handle = createCore(contract, store, { tokens, cors: { origins: config.corsOrigins ?? ["*"] }, admin: config.admin === true, errorsOnDemand: config.errorsOnDemand === true });
-  const { tokens: _t, corsOrigins: _c, maxPlants: _m, contract: _k, admin: _a, dataFile: _d, errorsOnDemand: _e, ...httpConfig } = config;
+  for (const h of config.corsHeaders ?? []) {
+    if (!isHeaderName(h)) throw new KitError("PS_USAGE", `--cors-headers: ${JSON.stringify(h)} is not a header name (RFC 9110 token)`);
+  }
+  const cors = { origins: config.corsOrigins ?? ["*"], headers: config.corsHeaders };
+  const handle = createCore(contract, store, { tokens, cors, admin: config.admin === true, errorsOnDemand: config.errorsOnDemand === true });
+  const { tokens: _t, corsOrigins: _c, corsHeaders: _h, maxPlants: _m, contract: _k, admin: _a, dataFile: _d, errorsOnDemand: _e, ...httpConfig } = config;
   const http: HttpOptions = { ...DEFAULT_HTTP_OPTIONS, ...stripUndefined(httpConfig) };
   const running = await startHttpServer(handle, http);
   return { ...running, store, contract };
