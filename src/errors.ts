@@ -15,6 +15,7 @@ export const KIT_ERRORS = {
   PS_BASELINE_INVALID: "the baseline file is not valid",
   PS_DATA_INVALID: "a seed data file is not valid",
   PS_CHILD_FAILED: "a child process (Prism) failed to start or exited early",
+  PS_PORT_IN_USE: "the address to listen on is in use",
 } as const;
 
 export type KitErrorCode = keyof typeof KIT_ERRORS;

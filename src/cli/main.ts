@@ -43,7 +43,10 @@ export async function main(argv: string[], io: Io): Promise<number> {
     return await (await load())(rest, io);
   } catch (error) {
     if (error instanceof KitError) io.err(`plantstore ${name}: ${error.message} [${error.code}]`);
-    else if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") io.err(`plantstore ${name}: the address is in use: ${(error as Error).message}`);
+    else if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") {
+      const taken = new KitError("PS_PORT_IN_USE", `${(error as Error).message}; choose another --port, or --port 0 for any free port`);
+      io.err(`plantstore ${name}: ${taken.message} [${taken.code}]`);
+    }
     else io.err(`plantstore ${name}: ${error instanceof Error ? error.message : String(error)}`);
     return 2;
   }

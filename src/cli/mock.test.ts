@@ -1,4 +1,6 @@
 import { execFile, execFileSync } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { runCli, spawnCli, stopSpawned, type Spawned } from "../../test/process.js";
@@ -63,12 +65,32 @@ describe("plantstore mock (the real Prism)", () => {
   it.each([
     [["mock", "--seed", "3"], "--seed only applies with --dynamic"],
     [["mock", "--port", "x"], "--port must be an integer"],
-    [["mock", "--spec", "/nonexistent.yaml", "--port", "0"], "Prism exited"],
+    [["mock", "--spec", "/nonexistent.yaml", "--port", "0"], "[PS_SPEC_UNREADABLE]"],
   ])("%j exits 2: %s", async (args, message) => {
     const r = await runCli(args);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(message);
+    // One line, as conformance gives: Prism was never started, so none of its output follows.
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stdout).not.toContain("listening");
   }, 60_000);
+
+  it("fails at once on a busy port, naming it, and never prints a banner for a server it did not start", async () => {
+    // Something else answers HTTP on the port, as the probe of an earlier version was fooled by.
+    const other = createServer((_req, res) => res.end("not prism"));
+    await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
+    try {
+      const port = (other.address() as AddressInfo).port;
+      const r = await runCli(["mock", "--port", String(port)]);
+      expect(r.code).toBe(2);
+      expect(r.stdout).not.toContain("listening");
+      expect(r.stderr.trim().split("\n")).toEqual([
+        `plantstore mock: the address to listen on is in use: 127.0.0.1:${port} is taken by another process; choose another --port, or --port 0 for any free port [PS_PORT_IN_USE]`,
+      ]);
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
+    }
+  });
 });
 
 describe("plantstore serve --admin --data", () => {

@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { loadContract } from "../contract/index.js";
 import { KitError } from "../errors.js";
 import { startPrism } from "../mock/prism.js";
 import { DEV_TOKEN } from "../server/index.js";
@@ -38,13 +39,16 @@ export async function mock(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   if (values.seed !== undefined && values.dynamic !== true) throw new KitError("PS_USAGE", "--seed only applies with --dynamic");
+  // The spec is read and checked first, so a missing or invalid one is one line, as in conformance.
+  const spec = values.spec === undefined ? undefined : resolve(values.spec);
+  if (spec !== undefined) await loadContract(spec);
   const signalled = io.signal; // listen from now on, so a Ctrl-C during start-up still stops Prism cleanly
   const prism = await startPrism({
     host: values.host ?? io.env.PLANTSTORE_HOST ?? "127.0.0.1",
     port: values.port !== undefined ? integerFlag("port", values.port, 4011, 0, 65535) : integerFlag("PLANTSTORE_MOCK_PORT", io.env.PLANTSTORE_MOCK_PORT, 4011, 0, 65535, ""),
     dynamic: values.dynamic === true,
     seed: values.seed,
-    spec: values.spec === undefined ? undefined : resolve(values.spec),
+    spec,
     onOutput: (line) => io.err(`[prism] ${line}`),
   });
   io.out(`Prism mock of the Plant Store listening on ${prism.url} (${values.dynamic ? `dynamic answers${values.seed === undefined ? "" : `, seed ${values.seed}`}` : "static examples"})`);

@@ -95,7 +95,8 @@ describe("plantstore serve", () => {
     const [, port] = await running.waitFor(/listening on http:\/\/127\.0\.0\.1:(\d+)/);
     const r = await runCli(["serve", "--port", port!]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("address is in use");
+    expect(r.stderr).toContain("address to listen on is in use");
+    expect(r.stderr).toContain("--port 0 for any free port [PS_PORT_IN_USE]");
   });
 
   it("--help describes the flags and exits 0", async () => {

@@ -41,19 +41,26 @@ export function prismEntry(): string {
   return join(dirname(require.resolve("@stoplight/prism-cli/package.json")), "dist", "index.js");
 }
 
-/** Starts the real Prism mock of a spec as a child process and waits until it answers HTTP. */
+/** Starts the real Prism mock of a spec as a child process and waits until Prism says it listens. */
 export async function startPrism(options: PrismOptions = {}): Promise<RunningPrism> {
   const host = options.host ?? "127.0.0.1";
-  const port = options.port === undefined || options.port === 0 ? await freePort(host) : options.port;
+  const port = options.port === undefined || options.port === 0 ? await freePort(host) : await ensureFree(host, options.port);
   const args = [CHILD, prismEntry(), "mock", options.spec ?? DEFAULT_SPEC, "-h", host, "-p", String(port)];
   if (options.dynamic) args.push("-d");
   if (options.seed !== undefined) args.push("--seed", options.seed);
   // stdin stays an open pipe: prism-child exits when it closes, so Prism dies with this process.
   const child = spawn(process.execPath, args, { stdio: ["pipe", "pipe", "pipe"] });
+  const hostForUrl = host.includes(":") ? `[${host}]` : host;
+  const url = `http://${hostForUrl}:${port}`;
   const tail: string[] = [];
+  let listening: () => void = () => undefined;
+  // Only Prism's own word counts: an HTTP probe could be answered by another process on the port.
+  const saidListening = new Promise<void>((resolve) => (listening = resolve));
   const onLine = (line: string): void => {
     tail.push(line);
     if (tail.length > 20) tail.shift();
+    const plain = line.replace(ANSI, "").trim();
+    if (plain.includes("Prism is listening on ") && plain.endsWith(`:${port}`)) listening();
     options.onOutput?.(line);
   };
   for (const stream of [child.stdout, child.stderr]) {
@@ -67,8 +74,6 @@ export async function startPrism(options: PrismOptions = {}): Promise<RunningPri
     });
   }
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  const hostForUrl = host.includes(":") ? `[${host}]` : host;
-  const url = `http://${hostForUrl}:${port}`;
   const stop = async (): Promise<void> => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     child.kill("SIGTERM");
@@ -77,29 +82,35 @@ export async function startPrism(options: PrismOptions = {}): Promise<RunningPri
     clearTimeout(killer);
   };
 
-  const deadline = Date.now() + (options.readyTimeoutMs ?? 60_000);
-  let gone = false;
-  void exited.then(() => (gone = true));
-  while (!gone) {
-    if (await answers(url)) return { url, child, exited, stop };
-    if (Date.now() > deadline) {
-      await stop();
-      throw new KitError("PS_CHILD_FAILED", `Prism did not answer on ${url} within ${options.readyTimeoutMs ?? 60_000} ms:\n${tail.join("\n")}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new KitError("PS_CHILD_FAILED", `Prism exited with code ${child.exitCode} before answering:\n${tail.join("\n")}`);
+  const readyMs = options.readyTimeoutMs ?? 60_000;
+  let timer: NodeJS.Timeout | undefined;
+  const outcome = await Promise.race([
+    saidListening.then(() => "listening" as const),
+    exited.then(() => "exited" as const),
+    new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), readyMs))),
+  ]);
+  clearTimeout(timer);
+  if (outcome === "listening") return { url, child, exited, stop };
+  await stop();
+  if (tail.some((l) => l.includes("EADDRINUSE"))) throw portInUse(host, port);
+  if (outcome === "timeout") throw new KitError("PS_CHILD_FAILED", `Prism did not start on ${url} within ${readyMs} ms:\n${tail.join("\n")}`);
+  throw new KitError("PS_CHILD_FAILED", `Prism exited with code ${child.exitCode} before listening:\n${tail.join("\n")}`);
 }
 
-async function answers(url: string): Promise<boolean> {
-  try {
-    // A CORS preflight: Prism answers it without logging an error for the probe.
-    const res = await fetch(`${url}/`, { method: "OPTIONS", headers: { origin: "http://probe.invalid", "access-control-request-method": "GET" }, signal: AbortSignal.timeout(1_000) });
-    await res.arrayBuffer();
-    return true;
-  } catch {
-    return false;
-  }
+// eslint-disable-next-line no-control-regex
+const ANSI = /\x1b\[[0-9;]*m/g;
+
+function portInUse(host: string, port: number): KitError {
+  return new KitError("PS_PORT_IN_USE", `${host}:${port} is taken by another process; choose another --port, or --port 0 for any free port`);
+}
+
+/** Fails at once, before Prism starts, when something already listens on the port. */
+function ensureFree(host: string, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", (error: NodeJS.ErrnoException) => reject(error.code === "EADDRINUSE" ? portInUse(host, port) : error));
+    s.listen(port, host, () => s.close(() => resolve(port)));
+  });
 }
 
 /** A port that is free now; Prism cannot be given port 0 and tell us what it got. */
