@@ -13,9 +13,15 @@ export interface Spawned {
   exited: Promise<number | null>;
 }
 
+/** Where a CLI is run from: the kit's own build by default, or an installed copy (the package test). */
+export interface CliPlace {
+  readonly bin: string;
+  readonly cwd: string;
+}
+
 /** Runs the built CLI (npm test builds it first) as a real process. */
-export function spawnCli(args: string[], env: Record<string, string> = {}): Spawned {
-  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, NO_COLOR: "1", ...env }, cwd: KIT_ROOT });
+export function spawnCli(args: string[], env: Record<string, string> = {}, place: CliPlace = { bin: BIN, cwd: KIT_ROOT }): Spawned {
+  const child = spawn(process.execPath, [place.bin, ...args], { env: { ...process.env, NO_COLOR: "1", ...env }, cwd: place.cwd });
   let out = "";
   let err = "";
   child.stdout.on("data", (c: Buffer) => (out += c.toString("utf8")));
@@ -45,8 +51,12 @@ export function spawnCli(args: string[], env: Record<string, string> = {}): Spaw
 }
 
 /** Runs the CLI to completion. */
-export async function runCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const p = spawnCli(args, env);
+export async function runCli(
+  args: string[],
+  env: Record<string, string> = {},
+  place?: CliPlace,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const p = spawnCli(args, env, place);
   const code = await p.exited;
   return { code, stdout: p.stdout(), stderr: p.stderr() };
 }

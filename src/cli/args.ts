@@ -4,7 +4,11 @@ import { KitError } from "../errors.js";
 type Options = NonNullable<ParseArgsConfig["options"]>;
 
 /** parseArgs, strict, with every mistake turned into a PS_USAGE error naming the flag. */
-export function parseFlags<O extends Options>(argv: string[], options: O, allowPositionals = false) {
+export function parseFlags<O extends Options>(
+  argv: string[],
+  options: O,
+  allowPositionals = false,
+): ReturnType<typeof parseArgs<{ args: string[]; options: O; strict: true; allowPositionals: boolean }>> {
   try {
     return parseArgs({ args: argv, options, strict: true, allowPositionals });
   } catch (error) {
