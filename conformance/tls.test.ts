@@ -1,26 +1,48 @@
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { generate } from "selfsigned";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KitError } from "../src/errors.js";
 import { kitContract, TOKEN } from "../test/helpers.js";
 import { startVariant, type VariantServer } from "../test/variant-server.js";
 import { runConformance } from "./run.js";
 
-// A private https target: the reference core behind a self-signed certificate made for this test.
+// A private https target: the reference core behind a self-signed certificate made for this test
+// (in JavaScript, so the tests need no openssl).
 const contract = await kitContract();
-const dir = mkdtempSync(join(tmpdir(), "plantstore-tls-"));
-const keyFile = join(dir, "key.pem");
-const certFile = join(dir, "cert.pem");
-execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", keyFile, "-out", certFile, "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"], { stdio: "ignore" });
+let dir: string | undefined;
+let certFile: string;
 let server: VariantServer;
 
 beforeAll(async () => {
-  server = await startVariant(contract, () => undefined, [TOKEN], { key: readFileSync(keyFile), cert: readFileSync(certFile) });
+  const now = new Date();
+  const pems = await generate([{ name: "commonName", value: "127.0.0.1" }], {
+    keySize: 2048,
+    algorithm: "sha256",
+    notBeforeDate: now,
+    notAfterDate: new Date(now.getTime() + 24 * 60 * 60 * 1000),
+    extensions: [
+      { name: "basicConstraints", cA: false, critical: true },
+      { name: "keyUsage", digitalSignature: true, keyEncipherment: true, critical: true },
+      { name: "extKeyUsage", serverAuth: true },
+      // The URL names an IP, so only an IP entry lets --ca verify the certificate.
+      { name: "subjectAltName", altNames: [{ type: 7, ip: "127.0.0.1" }] },
+    ],
+  });
+  dir = mkdtempSync(join(tmpdir(), "plantstore-tls-"));
+  certFile = join(dir, "cert.pem");
+  writeFileSync(certFile, pems.cert);
+  const tls = { key: Buffer.from(pems.private), cert: Buffer.from(pems.cert) };
+  server = await startVariant(contract, () => undefined, [TOKEN], tls);
 });
 afterAll(async () => {
-  await server.close();
+  // beforeAll may have failed before the server or the folder existed.
+  try {
+    await server?.close();
+  } finally {
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 describe("an https target with a private certificate", () => {

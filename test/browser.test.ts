@@ -1,17 +1,17 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPrism, type RunningPrism } from "../src/mock/prism.js";
 import { KIT_ROOT } from "../src/paths.js";
 import { DEV_TOKEN, startReferenceServer, type ReferenceServer } from "../src/server/index.js";
+import { launchBrowser } from "./browser-launcher.js";
 import { kitContract } from "./helpers.js";
 
-// A real browser (Debian's chromium, driven by playwright-core; nothing is downloaded) loads a page
+// A real browser (Chromium from npm, or PLANTSTORE_CHROMIUM; driven by playwright-core) loads a page
 // from one origin that calls the mocks on another origin, as a frontend team's app does.
-const CHROMIUM = process.env.PLANTSTORE_CHROMIUM ?? "/usr/bin/chromium";
 const contract = await kitContract();
 let page: Server;
 let pageOrigin: string;
@@ -20,25 +20,29 @@ let reference: ReferenceServer;
 let prism: RunningPrism;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: install Debian's chromium (apt-get install chromium; .ci/run does) or set PLANTSTORE_CHROMIUM`);
   const html = readFileSync(join(KIT_ROOT, "test", "browser", "page.html"));
   page = createServer((_req, res) => res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(html));
-  await new Promise<void>((resolve) => page.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve, reject) => page.once("error", reject).listen(0, "127.0.0.1", resolve));
   // "localhost" and "127.0.0.1" are different origins, so every call below is cross-origin.
   pageOrigin = `http://localhost:${(page.address() as AddressInfo).port}`;
-  [reference, prism, browser] = await Promise.all([
-    startReferenceServer({ contract, port: 0, errorsOnDemand: true }),
-    startPrism({ port: 0 }),
-    chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    }),
+  // Each is kept as soon as it is up, and all are awaited, so afterAll stops what started even if one failed.
+  const started = await Promise.allSettled([
+    startReferenceServer({ contract, port: 0, errorsOnDemand: true }).then((s) => (reference = s)),
+    startPrism({ port: 0 }).then((p) => (prism = p)),
+    launchBrowser().then((b) => (browser = b)),
   ]);
+  const failed = started.find((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (failed) throw failed.reason;
 }, 120_000);
 
 afterAll(async () => {
+  // beforeAll may have failed part-way: any of these may be undefined.
   await browser?.close();
-  await Promise.all([reference?.close(100), prism?.stop(), new Promise((r) => page?.close(r))]);
+  await Promise.all([
+    reference?.close(100),
+    prism?.stop(),
+    new Promise<void>((resolve) => (page ? page.close(() => resolve()) : resolve())),
+  ]);
 });
 
 async function scenarios(target: string): Promise<Record<string, any>> {
