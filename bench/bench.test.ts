@@ -1,13 +1,13 @@
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
+import { tempDir } from "../test/temp-dir.js";
 import { runBench } from "./run.js";
 
 // A short smoke run of `npm run bench` (about a second per target), so the benchmark cannot rot.
 // It asserts that every part ran and reported, never how fast anything was.
 it("npm run bench -- --smoke runs every section and writes its result", async () => {
-  const out = join(mkdtempSync(join(tmpdir(), "plantstore-bench-")), "result.json");
+  const out = join(tempDir("plantstore-bench-"), "result.json");
   const lines: string[] = [];
   const result = await runBench({ sections: ["servers", "harness", "memory"], smoke: true, out }, (l) => lines.push(l));
 

@@ -1,5 +1,5 @@
 import { execFile, spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -71,39 +71,44 @@ export async function benchHarness(o: { suiteRuns: number; generatedCases: numbe
     const { stdout } = await promisify(execFile)(process.execPath, [join(KIT_ROOT, "dist", "bench", "startup-cost.js")]);
     const startup = JSON.parse(stdout) as HarnessResult["startup"];
     const fixtures = generatedFixtures(o.generatedCases);
-    const throughput = [];
-    let firstId = 5_000_000_000_000;
-    const harnessRun = async (concurrency: number): Promise<number> => {
-      let t0 = 0;
-      let t1 = 0;
-      await runConformance({ target: target.url, token: BENCH_TOKEN, fixtures, concurrency }, (e) => {
-        if (e.type === "run-started") t0 = performance.now();
-        if (e.type === "run-finished") {
-          t1 = performance.now();
-          if (e.summary.exitCode !== 0) throw new Error("generated cases failed against the reference server");
+    try {
+      const throughput = [];
+      let firstId = 5_000_000_000_000;
+      const harnessRun = async (concurrency: number): Promise<number> => {
+        let t0 = 0;
+        let t1 = 0;
+        await runConformance({ target: target.url, token: BENCH_TOKEN, fixtures, concurrency }, (e) => {
+          if (e.type === "run-started") t0 = performance.now();
+          if (e.type === "run-finished") {
+            t1 = performance.now();
+            if (e.summary.exitCode !== 0) throw new Error("generated cases failed against the reference server");
+          }
+        });
+        return o.generatedCases / ((t1 - t0) / 1000);
+      };
+      // Both sides warmed up (JIT) before anything is counted, then measured in alternating order.
+      await harnessRun(8);
+      await rawUndici(target.url, o.generatedCases, 8, firstId);
+      firstId += 1_000_000;
+      for (const concurrency of [1, 8]) {
+        const harness: number[] = [];
+        const raw: number[] = [];
+        for (let r = 0; r < o.rounds; r++) {
+          const rawFirst = r % 2 === 1;
+          if (rawFirst) raw.push(await rawUndici(target.url, o.generatedCases, concurrency, firstId));
+          harness.push(await harnessRun(concurrency));
+          if (!rawFirst) raw.push(await rawUndici(target.url, o.generatedCases, concurrency, firstId));
+          firstId += 1_000_000;
         }
-      });
-      return o.generatedCases / ((t1 - t0) / 1000);
-    };
-    // Both sides warmed up (JIT) before anything is counted, then measured in alternating order.
-    await harnessRun(8);
-    await rawUndici(target.url, o.generatedCases, 8, firstId);
-    firstId += 1_000_000;
-    for (const concurrency of [1, 8]) {
-      const harness: number[] = [];
-      const raw: number[] = [];
-      for (let r = 0; r < o.rounds; r++) {
-        const rawFirst = r % 2 === 1;
-        if (rawFirst) raw.push(await rawUndici(target.url, o.generatedCases, concurrency, firstId));
-        harness.push(await harnessRun(concurrency));
-        if (!rawFirst) raw.push(await rawUndici(target.url, o.generatedCases, concurrency, firstId));
-        firstId += 1_000_000;
+        const row = { concurrency, harness: median(harness), rawUndici: median(raw), ratio: median(harness) / median(raw) };
+        log(`concurrency ${concurrency}: harness ${row.harness.toFixed(0)}/s, raw undici ${row.rawUndici.toFixed(0)}/s, ratio ${row.ratio.toFixed(2)}`);
+        throughput.push(row);
       }
-      const row = { concurrency, harness: median(harness), rawUndici: median(raw), ratio: median(harness) / median(raw) };
-      log(`concurrency ${concurrency}: harness ${row.harness.toFixed(0)}/s, raw undici ${row.rawUndici.toFixed(0)}/s, ratio ${row.ratio.toFixed(2)}`);
-      throughput.push(row);
+      return { suiteWallMs: { median: median(walls), min: Math.min(...walls), max: Math.max(...walls), runs: walls.length }, startup, generatedCases: o.generatedCases, throughput };
+    } finally {
+      // A thousand files per full bench run: removed whatever happens, or every run would leave them behind.
+      rmSync(fixtures, { recursive: true, force: true });
     }
-    return { suiteWallMs: { median: median(walls), min: Math.min(...walls), max: Math.max(...walls), runs: walls.length }, startup, generatedCases: o.generatedCases, throughput };
   } finally {
     await target.stop();
   }

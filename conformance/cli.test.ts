@@ -1,19 +1,19 @@
 import { createServer as createNetServer, type Server as NetServer, type Socket } from "node:net";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { XMLParser } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startReferenceServer, type ReferenceServer } from "../src/server/index.js";
 import { kitContract } from "../test/helpers.js";
 import { runCli } from "../test/process.js";
+import { tempDir } from "../test/temp-dir.js";
 import { startVariant } from "../test/variant-server.js";
 
 // A token that must never appear in any output; it is what the reference server accepts here.
 const SECRET = "tok-Secr3t-8c1f0e77ab";
 const contract = await kitContract();
 let server: ReferenceServer;
-const dir = mkdtempSync(join(tmpdir(), "plantstore-conformance-"));
+const dir = tempDir("plantstore-conformance-");
 
 beforeAll(async () => {
   server = await startReferenceServer({ contract, port: 0, tokens: [SECRET] });
@@ -116,7 +116,7 @@ describe("plantstore conformance against the reference server", () => {
   });
 
   it("exits 2 naming the file and field of a malformed fixture", async () => {
-    const fixtures = mkdtempSync(join(tmpdir(), "plantstore-fixtures-"));
+    const fixtures = tempDir("plantstore-fixtures-");
     writeFileSync(join(fixtures, "broken.json"), JSON.stringify({ id: "broken", description: "x", operation: "createPlant", steps: [{ request: {}, expect: { kind: "sometimes" } }] }));
     const r = await runCli(["conformance", "--target", server.url, "--fixtures", fixtures], { PLANTSTORE_TOKEN: SECRET });
     expect(r.code).toBe(2);

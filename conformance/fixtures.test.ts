@@ -1,10 +1,10 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { KitError } from "../src/errors.js";
 import { DEFAULT_FIXTURES } from "../src/paths.js";
 import { kitContract } from "../test/helpers.js";
+import { tempDir } from "../test/temp-dir.js";
 import { loadFixture, loadFixtures, prepareRequest } from "./fixtures.js";
 import { Random, stringifyExact } from "./fresh.js";
 
@@ -12,7 +12,7 @@ const contract = await kitContract();
 const secrets = { token: "tkn", wrongToken: "wrong" };
 
 function write(name: string, data: unknown): string {
-  const dir = mkdtempSync(join(tmpdir(), "plantstore-fx-"));
+  const dir = tempDir("plantstore-fx-");
   const file = join(dir, `${name}.json`);
   writeFileSync(file, typeof data === "string" ? data : JSON.stringify(data));
   return file;
@@ -74,7 +74,7 @@ describe("loadFixtures", () => {
   });
 
   it("refuses an empty folder and a missing one", () => {
-    expect(errorOf(() => loadFixtures(mkdtempSync(join(tmpdir(), "plantstore-empty-")), contract)).code).toBe("PS_FIXTURE_INVALID");
+    expect(errorOf(() => loadFixtures(tempDir("plantstore-empty-"), contract)).code).toBe("PS_FIXTURE_INVALID");
     expect(errorOf(() => loadFixtures("/nonexistent-fixtures", contract)).code).toBe("PS_FILE_UNREADABLE");
   });
 });

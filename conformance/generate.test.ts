@@ -1,6 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import fc from "fast-check";
@@ -10,6 +9,7 @@ import { startReferenceServer } from "../src/server/index.js";
 import { FAULTY } from "../test/catalogue.js";
 import { kitContract, TOKEN, withReference } from "../test/helpers.js";
 import { runCli } from "../test/process.js";
+import { tempDir } from "../test/temp-dir.js";
 import { startVariant } from "../test/variant-server.js";
 import { freshValue, Random } from "./fresh.js";
 import { negativeBodies, positiveBodies } from "./generate.js";
@@ -117,7 +117,7 @@ describe("generated runs", () => {
 
   it("--save-failures writes the failing case as a fixture the regular suite can load", async () => {
     const server = await startVariant(contract, (_r, body, reference) => (body?.tag === "" ? { status: 500, headers: {}, body: "" } : reference()));
-    const dir = mkdtempSync(join(tmpdir(), "plantstore-saved-"));
+    const dir = tempDir("plantstore-saved-");
     try {
       const r = await runCli(["conformance", "--target", server.url, "--generate", "200", "--no-fixtures", "--seed", "8", "--save-failures", dir], { PLANTSTORE_TOKEN: TOKEN });
       expect(r.code).toBe(1);
@@ -141,7 +141,7 @@ describe("generated runs", () => {
 
 describe("generation on other specs never hangs, crashes or passes on nothing", () => {
   const specWith = (schema: unknown, mediaType = "application/json"): string => {
-    const file = join(mkdtempSync(join(tmpdir(), "plantstore-genspec-")), "spec.json");
+    const file = join(tempDir("plantstore-genspec-"), "spec.json");
     writeFileSync(file, JSON.stringify({
       openapi: "3.1.0",
       info: { title: "t", version: "1" },

@@ -1,13 +1,13 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { KitError } from "../src/errors.js";
 import { kitContract, TOKEN } from "../test/helpers.js";
 import { runCli } from "../test/process.js";
+import { tempDir } from "../test/temp-dir.js";
 import { startVariant } from "../test/variant-server.js";
 import { loadBaseline } from "./baseline.js";
 import { consoleReporter } from "./reporters/console.js";
@@ -119,7 +119,7 @@ describe("run-level advice and checks", () => {
     ["null", "must be an object"],
     ['{"deviations":[{"fixture":"valid-basic","check":"valid.acepted"}]}', '"valid.acepted" is not a check id'],
   ])("a baseline of %s is refused naming the file", (text, message) => {
-    const file = join(mkdtempSync(join(tmpdir(), "plantstore-bl-")), "baseline.json");
+    const file = join(tempDir("plantstore-bl-"), "baseline.json");
     writeFileSync(file, text);
     expect(() => loadBaseline(file)).toThrow(message);
     expect(() => loadBaseline(file)).toThrow(file);
@@ -140,7 +140,7 @@ describe("run-level advice and checks", () => {
 
 describe("credentials for other security schemes", () => {
   it("sends an apiKey cookie and every scheme an AND requirement names; other-scheme moves the key", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "plantstore-apikey-"));
+    const dir = tempDir("plantstore-apikey-");
     const spec = join(dir, "spec.json");
     writeFileSync(spec, JSON.stringify({
       openapi: "3.0.3",

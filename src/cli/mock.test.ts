@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { runCli, spawnCli, stopSpawned, type Spawned } from "../../test/process.js";
+import { tempDir } from "../../test/temp-dir.js";
 
 const sh = promisify(execFile);
 let running: Spawned | undefined;
@@ -95,10 +96,9 @@ describe("plantstore mock (the real Prism)", () => {
 
 describe("plantstore serve --admin --data", () => {
   it("starts with the seed plants and lists them through the admin surface", async () => {
-    const { mkdtempSync, writeFileSync } = await import("node:fs");
+    const { writeFileSync } = await import("node:fs");
     const { join } = await import("node:path");
-    const { tmpdir } = await import("node:os");
-    const file = join(mkdtempSync(join(tmpdir(), "plantstore-seed-")), "plants.json");
+    const file = join(tempDir("plantstore-seed-"), "plants.json");
     writeFileSync(file, '[{"id":9223372036854775807,"name":"Seeded"}]');
     running = spawnCli(["serve", "--port", "0", "--admin", "--data", file]);
     const [, url] = await running.waitFor(/listening on (http:\/\/\S+)/);

@@ -1,11 +1,11 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { describe, expect, it } from "vitest";
 import { kitContract } from "../../test/helpers.js";
+import { tempDir } from "../../test/temp-dir.js";
 import { KitError } from "../errors.js";
 import { DEFAULT_SPEC, KIT_ROOT } from "../paths.js";
 import { compileContract, loadContract, resolvePointer } from "./contract.js";
@@ -69,7 +69,7 @@ describe("the kit's OpenAPI document", () => {
 
 describe("loadContract", () => {
   const write = (name: string, doc: unknown): string => {
-    const dir = mkdtempSync(join(tmpdir(), "plantstore-spec-"));
+    const dir = tempDir("plantstore-spec-");
     const file = join(dir, name);
     writeFileSync(file, typeof doc === "string" ? doc : JSON.stringify(doc));
     return file;

@@ -1,10 +1,10 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { describe, expect, it } from "vitest";
+import { tempDir } from "../../test/temp-dir.js";
 import { loadContract } from "../contract/index.js";
 import { KitError } from "../errors.js";
 import { DEFAULT_SPEC, KIT_ROOT } from "../paths.js";
@@ -13,13 +13,13 @@ const run = promisify(execFile);
 
 describe("generated code is up to date (npm run gen)", () => {
   it("types from spec/openapi.yaml", async () => {
-    const out = join(mkdtempSync(join(tmpdir(), "plantstore-types-")), "plant-store.ts");
+    const out = join(tempDir("plantstore-types-"), "plant-store.ts");
     await run(join(KIT_ROOT, "node_modules", ".bin", "openapi-typescript"), [DEFAULT_SPEC, "-o", out], { cwd: KIT_ROOT });
     expect(readFileSync(join(KIT_ROOT, "src", "generated", "plant-store.ts"), "utf8")).toBe(readFileSync(out, "utf8"));
   });
 
   it("the OpenAPI 3.0 and 3.1 schema validators", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "plantstore-gen-"));
+    const dir = tempDir("plantstore-gen-");
     await run(process.execPath, [join(KIT_ROOT, "scripts", "generate.mjs"), dir]);
     for (const f of ["openapi-3.0-schema.cjs", "openapi-3.1-schema.cjs"]) {
       expect(readFileSync(join(KIT_ROOT, "src", "generated", f), "utf8"), f).toBe(readFileSync(join(dir, f), "utf8"));
@@ -38,7 +38,7 @@ describe("the precompiled OpenAPI schema check agrees with swagger-parser's vali
     ["3.0 response without description", { openapi: "3.0.3", info, paths: { "/a": { get: { responses: { "200": {} } } } } }, false],
     ["3.0 bad parameter location", { openapi: "3.0.3", info, paths: { "/a": { get: { parameters: [{ name: "x", in: "body" }], responses: { "200": { description: "ok" } } } } } }, false],
   ])("%s", async (_name, doc, valid) => {
-    const file = join(mkdtempSync(join(tmpdir(), "plantstore-oas-")), "spec.json");
+    const file = join(tempDir("plantstore-oas-"), "spec.json");
     writeFileSync(file, JSON.stringify(doc));
     const theirs = await SwaggerParser.validate(structuredClone(doc) as never).then(() => true, () => false);
     const ours = await loadContract(file).then(

@@ -1,8 +1,8 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { jsonHeaders, kitContract, TOKEN } from "../../test/helpers.js";
+import { tempDir } from "../../test/temp-dir.js";
 import { KitError } from "../errors.js";
 import { loadSeedData } from "./admin.js";
 import { createCore, type CoreRequest } from "./core.js";
@@ -36,7 +36,7 @@ describe("the admin surface", () => {
 
 describe("seed data", () => {
   const write = (text: string): string => {
-    const file = join(mkdtempSync(join(tmpdir(), "plantstore-data-")), "plants.json");
+    const file = join(tempDir("plantstore-data-"), "plants.json");
     writeFileSync(file, text);
     return file;
   };
@@ -73,7 +73,7 @@ describe("seed data errors at start-up", () => {
   it("refuses an unreadable file and more plants than --max-plants", async () => {
     const { startReferenceServer } = await import("./index.js");
     await expect(startReferenceServer({ contract, port: 0, dataFile: "/nonexistent/plants.json" })).rejects.toMatchObject({ code: "PS_FILE_UNREADABLE" });
-    const file = join(mkdtempSync(join(tmpdir(), "plantstore-data-")), "plants.json");
+    const file = join(tempDir("plantstore-data-"), "plants.json");
     writeFileSync(file, '[{"id":1,"name":"a"},{"id":2,"name":"b"}]');
     await expect(startReferenceServer({ contract, port: 0, dataFile: file, maxPlants: 1 })).rejects.toMatchObject({ code: "PS_DATA_INVALID" });
   });
