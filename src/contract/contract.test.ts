@@ -8,7 +8,8 @@ import { describe, expect, it } from "vitest";
 import { kitContract } from "../../test/helpers.js";
 import { KitError } from "../errors.js";
 import { DEFAULT_SPEC, KIT_ROOT } from "../paths.js";
-import { compileContract, loadContract, resolvePointer } from "./contract.js";
+import { compileContract, resolvePointer } from "./contract.js";
+import { loadContract } from "./load-contract.js";
 import { matchMediaType } from "./media-type.js";
 
 const run = promisify(execFile);
