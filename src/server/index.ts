@@ -13,6 +13,8 @@ export { createCore, PlantStore, startHttpServer, DEFAULT_HTTP_OPTIONS, DEFAULT_
 export type { CoreOptions, CoreRequest, WireResponse, HttpOptions, RunningServer };
 export { ERROR_ANSWERS, errorAnswer } from "./error-answers.js";
 export type { ErrorAnswerCode } from "./error-answers.js";
+export { createPlantStoreHandler } from "./fetch-handler.js";
+export type { PlantStoreHandler, PlantStoreHandlerOptions } from "./fetch-handler.js";
 
 export interface ReferenceServerConfig extends Partial<HttpOptions> {
   readonly tokens?: readonly string[];
