@@ -19,7 +19,8 @@ const noNodeBuiltins = {
     b.onResolve({ filter: /.*/ }, (args) => {
       if (args.kind === "entry-point" || !isBuiltin(args.path)) return undefined;
       const by = relative(root, args.importer);
-      return { errors: [{ text: `${args.path} is a Node built-in (imported by ${by}); nothing the browser handler imports may need Node` }] };
+      const text = `${args.path} is a Node built-in (imported by ${by}); nothing the browser handler imports may need Node`;
+      return { errors: [{ text }] };
     });
   },
 };
@@ -42,6 +43,7 @@ try {
   if (imports.length > 0) throw new Error(`the bundle still imports ${imports.join(", ")}`);
 } catch (error) {
   // esbuild has printed its errors already; this line says which step failed.
-  console.error(`browser bundle: ${relative(root, outfile)} not built: ${error instanceof Error ? error.message.split("\n")[0] : error}`);
+  const why = error instanceof Error ? error.message.split("\n")[0] : String(error);
+  console.error(`browser bundle: ${relative(root, outfile)} not built: ${why}`);
   process.exitCode = 1;
 }

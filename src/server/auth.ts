@@ -5,13 +5,13 @@ import { DEV_TOKEN } from "./defaults.js";
 export type AuthFailure = "missing" | "invalid";
 
 /**
- * The tokens to accept: the configured ones, or the development token when there are none. A token a
- * client could never send as sent (RFC 6750 b64token) would make every request a 401, so it is refused.
+ * The tokens to accept: the configured ones, or the development token when there are none. A token
+ * a client could never send as sent (RFC 6750 b64token) would make every request a 401: refused.
  */
 export function acceptedTokens(tokens: readonly string[] | undefined, option: string): readonly string[] {
   const accepted = tokens !== undefined && tokens.length > 0 ? tokens : [DEV_TOKEN];
-  for (const t of accepted) {
-    if (!/^[A-Za-z0-9\-._~+/]+=*$/.test(t)) throw new KitError("PS_USAGE", `${option} must be non-empty and made of letters, digits and -._~+/ (RFC 6750 b64token), optionally ending in =`);
+  if (accepted.some((t) => !/^[A-Za-z0-9\-._~+/]+=*$/.test(t))) {
+    throw new KitError("PS_USAGE", `${option} must be non-empty and made of letters, digits and -._~+/ (RFC 6750 b64token), optionally ending in =`);
   }
   return accepted;
 }

@@ -132,6 +132,8 @@ function toResponse(answer: WireResponse, method: string): Response {
 
 function wholeNumber(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 0) throw new KitError("PS_USAGE", `${name} must be a whole number, 0 or more (got ${String(value)})`);
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new KitError("PS_USAGE", `${name} must be a whole number, 0 or more (got ${String(value)})`);
+  }
   return value;
 }
