@@ -1,5 +1,3 @@
-import { randomBytes } from "node:crypto";
-
 /**
  * Exact JSON parsing.
  *
@@ -77,8 +75,8 @@ function parseSlow(text: string): ParseResult {
   const replacements = findUnfaithfulNumbers(text);
   if (replacements.length === 0) return { ok: true, value: JSON.parse(text), exact: NO_EXACT };
 
-  let nonce = randomBytes(12).toString("hex");
-  while (text.includes(nonce)) nonce = randomBytes(12).toString("hex");
+  let nonce = randomHex(12);
+  while (text.includes(nonce)) nonce = randomHex(12);
   const parts: string[] = [];
   let last = 0;
   replacements.forEach((r, i) => {
@@ -96,6 +94,11 @@ function parseSlow(text: string): ParseResult {
     throw new SyntaxError("invalid JSON");
   }
   return restoreMarkers(value, nonce, replacements);
+}
+
+/** Random hex from Web Crypto, which Node 20+ and browsers share (no node:crypto on the browser path). */
+function randomHex(bytes: number): string {
+  return Array.from(globalThis.crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /** Lexes the text outside strings and returns the number tokens whose double is not faithful. */

@@ -1,10 +1,2 @@
-export { loadContract, compileContract, resolvePointer, escapePointer } from "./contract.js";
-export type { Contract, CompiledOperation, CompiledResponse, MediaTypeEntry, SecurityScheme, Validator, RouteResult } from "./contract.js";
-export { parseJsonExact, canonicalInteger, analyseNumber } from "./exact-json.js";
-export type { ExactNumber, ExactNumbers, ParseResult } from "./exact-json.js";
-export { parseMediaType, matchMediaType } from "./media-type.js";
-export type { MediaType } from "./media-type.js";
-export { fromAjvErrors, describeViolation } from "./violations.js";
-export type { Violation } from "./violations.js";
-export { createAjv, dialectOf } from "./ajv.js";
-export type { SchemaDialect } from "./ajv.js";
+export * from "./portable.js";
+export { loadContract } from "./load-contract.js";

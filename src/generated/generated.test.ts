@@ -5,9 +5,10 @@ import { promisify } from "node:util";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../test/temp-dir.js";
-import { loadContract } from "../contract/index.js";
+import { compileContract, loadContract } from "../contract/index.js";
 import { KitError } from "../errors.js";
 import { DEFAULT_SPEC, KIT_ROOT } from "../paths.js";
+import { PLANT_STORE_DOCUMENT } from "./plant-store-document.js";
 
 const run = promisify(execFile);
 
@@ -18,12 +19,19 @@ describe("generated code is up to date (npm run gen)", () => {
     expect(readFileSync(join(KIT_ROOT, "src", "generated", "plant-store.ts"), "utf8")).toBe(readFileSync(out, "utf8"));
   });
 
-  it("the OpenAPI 3.0 and 3.1 schema validators", async () => {
+  it("the OpenAPI 3.0 and 3.1 schema validators, and the bundled spec document", async () => {
     const dir = tempDir("plantstore-gen-");
     await run(process.execPath, [join(KIT_ROOT, "scripts", "generate.mjs"), dir]);
-    for (const f of ["openapi-3.0-schema.cjs", "openapi-3.1-schema.cjs"]) {
+    for (const f of ["openapi-3.0-schema.cjs", "openapi-3.1-schema.cjs", "plant-store-document.ts"]) {
       expect(readFileSync(join(KIT_ROOT, "src", "generated", f), "utf8"), f).toBe(readFileSync(join(dir, f), "utf8"));
     }
+  });
+
+  it("the bundled spec document compiles to the contract loadContract gives", async () => {
+    const loaded = await loadContract(DEFAULT_SPEC);
+    const compiled = compileContract(PLANT_STORE_DOCUMENT, "generated");
+    expect(compiled.document).toEqual(loaded.document);
+    expect(compiled.operations.map((o) => [o.operationId, o.method, o.pathTemplate])).toEqual(loaded.operations.map((o) => [o.operationId, o.method, o.pathTemplate]));
   });
 });
 

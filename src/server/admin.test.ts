@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { jsonHeaders, kitContract, TOKEN } from "../../test/helpers.js";
 import { tempDir } from "../../test/temp-dir.js";
 import { KitError } from "../errors.js";
-import { loadSeedData } from "./admin.js";
+import { loadSeedData } from "./seed-file.js";
 import { createCore, type CoreRequest } from "./core.js";
 import { PlantStore } from "./store.js";
 

@@ -1,6 +1,5 @@
-import { readFileSync } from "node:fs";
-import type { Contract } from "../contract/index.js";
-import { canonicalInteger, describeViolation, parseJsonExact } from "../contract/index.js";
+import type { Contract, ExactNumbers } from "../contract/portable.js";
+import { canonicalInteger, describeViolation, parseJsonExact } from "../contract/portable.js";
 import { KitError } from "../errors.js";
 import type { NewPlant, Plant } from "../types.js";
 import { errorAnswer, type WireResponse } from "./error-answers.js";
@@ -28,30 +27,47 @@ export function handleAdmin(store: PlantStore, method: string, path: string): Wi
   return errorAnswer("PS_METHOD_NOT_ALLOWED", `${method} ${path} (allowed: GET, DELETE)`, { allow: "GET, DELETE" });
 }
 
+/** One plant to start the store with: its id in canonical decimal and the Plant stored under it. */
+export interface SeedPlant {
+  readonly id: string;
+  readonly plant: Plant;
+}
+
 /**
- * Reads a JSON array of NewPlant objects to start the store with. Each is checked by the contract's
- * own request schema (ids exact); any problem names the file, the index and the field.
+ * Checks seed data, a JSON array of NewPlant objects (as text, ids exact) or the array itself, by the
+ * contract's own request schema; any problem names `source`, the index and the field. Pure: the
+ * `--data FILE` reader (seed-file.ts) and the fetch handler's `data` option both come here.
  */
-export function loadSeedData(file: string, contract: Contract): { id: string; plant: Plant }[] {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (error) {
-    throw new KitError("PS_FILE_UNREADABLE", `--data ${file}: ${(error as Error).message}`);
+export function parseSeedData(input: string | readonly unknown[], contract: Contract, source: string): SeedPlant[] {
+  let items: readonly unknown[];
+  let exact: ExactNumbers | undefined;
+  if (typeof input === "string") {
+    const parsed = parseJsonExact(input);
+    if (!parsed.ok) throw new KitError("PS_DATA_INVALID", `${source}: not valid JSON: ${parsed.message}`);
+    if (!Array.isArray(parsed.value)) throw new KitError("PS_DATA_INVALID", `${source}: must be a JSON array of plants ({"id", "name", "tag"})`);
+    items = parsed.value;
+    exact = parsed.exact;
+  } else {
+    if (!Array.isArray(input)) throw new KitError("PS_DATA_INVALID", `${source}: must be an array of plants ({"id", "name", "tag"})`);
+    items = input;
   }
-  const parsed = parseJsonExact(text);
-  if (!parsed.ok) throw new KitError("PS_DATA_INVALID", `${file}: not valid JSON: ${parsed.message}`);
-  if (!Array.isArray(parsed.value)) throw new KitError("PS_DATA_INVALID", `${file}: must be a JSON array of plants ({"id", "name", "tag"})`);
   const entry = contract.operation("createPlant")?.requestMediaType("application/json");
-  if (entry === undefined) throw new KitError("PS_DATA_INVALID", `${file}: the spec has no createPlant operation taking application/json`);
+  if (entry === undefined) throw new KitError("PS_DATA_INVALID", `${source}: the spec has no createPlant operation taking application/json`);
   const seen = new Set<string>();
-  return parsed.value.map((item: unknown, i) => {
+  return items.map((item: unknown, i) => {
     const violations = entry.validate(item);
-    if (violations.length > 0) throw new KitError("PS_DATA_INVALID", `${file}: item ${i}: ${violations.map((v) => describeViolation({ ...v, location: v.location.replace(/^body/, `[${i}]`) })).join("; ")}`);
+    if (violations.length > 0) throw new KitError("PS_DATA_INVALID", `${source}: item ${i}: ${violations.map((v) => describeViolation({ ...v, location: v.location.replace(/^body/, `[${i}]`) })).join("; ")}`);
     const p = item as NewPlant;
-    const id = canonicalInteger(p.id, parsed.exact.get(`/${i}/id`)) as string;
-    if (seen.has(id)) throw new KitError("PS_DATA_INVALID", `${file}: item ${i}: id ${id} appears twice`);
+    const id = canonicalInteger(p.id, exact?.get(`/${i}/id`)) as string;
+    if (seen.has(id)) throw new KitError("PS_DATA_INVALID", `${source}: item ${i}: id ${id} appears twice`);
     seen.add(id);
     return { id, plant: p.tag === undefined ? { name: p.name } : { name: p.name, tag: p.tag } };
   });
+}
+
+/** Puts checked seed plants in the store; more than it holds is an error naming the limit. */
+export function seedStore(store: PlantStore, plants: readonly SeedPlant[], source: string, limit: string): void {
+  for (const { id, plant } of plants) {
+    if (store.insert(id, plant) === "full") throw new KitError("PS_DATA_INVALID", `${source}: more plants than ${limit} ${store.maxPlants}`);
+  }
 }

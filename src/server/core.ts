@@ -1,5 +1,5 @@
-import type { CompiledOperation, Contract, ExactNumber, ExactNumbers } from "../contract/index.js";
-import { canonicalInteger, describeViolation, parseJsonExact, parseMediaType } from "../contract/index.js";
+import type { CompiledOperation, Contract, ExactNumber, ExactNumbers } from "../contract/portable.js";
+import { canonicalInteger, describeViolation, parseJsonExact, parseMediaType } from "../contract/portable.js";
 import type { NewPlant, Plant } from "../types.js";
 import { ADMIN_PREFIX, handleAdmin } from "./admin.js";
 import { createBearerCheck } from "./auth.js";

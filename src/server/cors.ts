@@ -1,3 +1,5 @@
+import { KitError } from "../errors.js";
+
 /** Which browser origins may call the server (`*` for any, or an exact list) and with which headers. */
 export interface CorsPolicy {
   readonly origins: readonly string[];
@@ -44,7 +46,9 @@ export function allowedRequestHeaders(policy: CorsPolicy, requested: string | un
   return [...allowed].join(", ");
 }
 
-/** True when a name can be a header field name (for flags that list headers). */
-export function isHeaderName(name: string): boolean {
-  return TOKEN.test(name);
+/** The headers of a `--cors-headers`-style option, each proved a header field name (KitError PS_USAGE). */
+export function checkedCorsHeaders(headers: readonly string[] | undefined, option: string): readonly string[] | undefined {
+  const bad = headers?.find((h) => !TOKEN.test(h));
+  if (bad !== undefined) throw new KitError("PS_USAGE", `${option}: ${JSON.stringify(bad)} is not a header name (RFC 9110 token)`);
+  return headers;
 }

@@ -1,6 +1,7 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { requestPath, type CoreRequest } from "./core.js";
+import { DEFAULT_MAX_BODY_BYTES } from "./defaults.js";
 import { errorAnswer, type ErrorAnswerCode, type WireResponse } from "./error-answers.js";
 
 export interface HttpOptions {
@@ -21,7 +22,7 @@ export interface HttpOptions {
 export const DEFAULT_HTTP_OPTIONS: HttpOptions = {
   host: "127.0.0.1",
   port: 4010,
-  maxBodyBytes: 1024 * 1024,
+  maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
   delayMs: 0,

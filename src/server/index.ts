@@ -1,21 +1,21 @@
 import { loadContract, type Contract } from "../contract/index.js";
-import { KitError } from "../errors.js";
 import { DEFAULT_SPEC } from "../paths.js";
-import { loadSeedData } from "./admin.js";
+import { seedStore } from "./admin.js";
+import { acceptedTokens } from "./auth.js";
 import { createCore, type CoreOptions, type CoreRequest } from "./core.js";
-import { isHeaderName } from "./cors.js";
+import { checkedCorsHeaders } from "./cors.js";
+import { DEFAULT_MAX_PLANTS, DEV_TOKEN } from "./defaults.js";
 import type { WireResponse } from "./error-answers.js";
 import { DEFAULT_HTTP_OPTIONS, startHttpServer, type HttpOptions, type RunningServer } from "./http-adapter.js";
+import { loadSeedData } from "./seed-file.js";
 import { PlantStore } from "./store.js";
 
-export { createCore, PlantStore, startHttpServer, DEFAULT_HTTP_OPTIONS };
+export { createCore, PlantStore, startHttpServer, DEFAULT_HTTP_OPTIONS, DEFAULT_MAX_PLANTS, DEV_TOKEN };
 export type { CoreOptions, CoreRequest, WireResponse, HttpOptions, RunningServer };
 export { ERROR_ANSWERS, errorAnswer } from "./error-answers.js";
 export type { ErrorAnswerCode } from "./error-answers.js";
-
-/** The documented development token, used when no token is configured. */
-export const DEV_TOKEN = "plantstore-dev-token";
-export const DEFAULT_MAX_PLANTS = 1_000_000;
+export { createPlantStoreHandler } from "./fetch-handler.js";
+export type { PlantStoreHandler, PlantStoreHandlerOptions } from "./fetch-handler.js";
 
 export interface ReferenceServerConfig extends Partial<HttpOptions> {
   readonly tokens?: readonly string[];
@@ -41,18 +41,9 @@ export interface ReferenceServer extends RunningServer {
 export async function startReferenceServer(config: ReferenceServerConfig = {}): Promise<ReferenceServer> {
   const contract = config.contract ?? (await loadContract(DEFAULT_SPEC));
   const store = new PlantStore(config.maxPlants ?? DEFAULT_MAX_PLANTS);
-  for (const { id, plant } of config.dataFile === undefined ? [] : loadSeedData(config.dataFile, contract)) {
-    if (store.insert(id, plant) === "full") throw new KitError("PS_DATA_INVALID", `${config.dataFile}: more plants than --max-plants ${store.maxPlants}`);
-  }
-  const tokens = config.tokens !== undefined && config.tokens.length > 0 ? config.tokens : [DEV_TOKEN];
-  for (const t of tokens) {
-    // A token a client could never send as sent (RFC 6750 b64token) would make every request a 401.
-    if (!/^[A-Za-z0-9\-._~+/]+=*$/.test(t)) throw new KitError("PS_USAGE", "--token must be non-empty and made of letters, digits and -._~+/ (RFC 6750 b64token), optionally ending in =");
-  }
-  for (const h of config.corsHeaders ?? []) {
-    if (!isHeaderName(h)) throw new KitError("PS_USAGE", `--cors-headers: ${JSON.stringify(h)} is not a header name (RFC 9110 token)`);
-  }
-  const cors = { origins: config.corsOrigins ?? ["*"], headers: config.corsHeaders };
+  if (config.dataFile !== undefined) seedStore(store, loadSeedData(config.dataFile, contract), config.dataFile, "--max-plants");
+  const tokens = acceptedTokens(config.tokens, "--token");
+  const cors = { origins: config.corsOrigins ?? ["*"], headers: checkedCorsHeaders(config.corsHeaders, "--cors-headers") };
   const handle = createCore(contract, store, { tokens, cors, admin: config.admin === true, errorsOnDemand: config.errorsOnDemand === true });
   const { tokens: _t, corsOrigins: _c, corsHeaders: _h, maxPlants: _m, contract: _k, admin: _a, dataFile: _d, errorsOnDemand: _e, ...httpConfig } = config;
   const http: HttpOptions = { ...DEFAULT_HTTP_OPTIONS, ...stripUndefined(httpConfig) };

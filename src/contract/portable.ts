@@ -1,0 +1,12 @@
+// The contract API without loadContract: nothing here needs Node, so code that also runs in browsers
+// and service workers (the server's core, the fetch handler) imports this rather than index.ts.
+export { compileContract, resolvePointer, escapePointer } from "./contract.js";
+export type { Contract, CompiledOperation, CompiledResponse, MediaTypeEntry, SecurityScheme, Validator, RouteResult } from "./contract.js";
+export { parseJsonExact, canonicalInteger, analyseNumber } from "./exact-json.js";
+export type { ExactNumber, ExactNumbers, ParseResult } from "./exact-json.js";
+export { parseMediaType, matchMediaType } from "./media-type.js";
+export type { MediaType } from "./media-type.js";
+export { fromAjvErrors, describeViolation } from "./violations.js";
+export type { Violation } from "./violations.js";
+export { createAjv, dialectOf } from "./ajv.js";
+export type { SchemaDialect } from "./ajv.js";

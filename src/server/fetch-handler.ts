@@ -1,0 +1,142 @@
+import { compileContract, type Contract } from "../contract/portable.js";
+import { KitError } from "../errors.js";
+import { PLANT_STORE_DOCUMENT } from "../generated/plant-store-document.js";
+import type { NewPlant } from "../types.js";
+import { parseSeedData, seedStore } from "./admin.js";
+import { acceptedTokens } from "./auth.js";
+import { createCore } from "./core.js";
+import { checkedCorsHeaders } from "./cors.js";
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_PLANTS } from "./defaults.js";
+import { errorAnswer, type WireResponse } from "./error-answers.js";
+import { PlantStore } from "./store.js";
+
+// Nothing Node-only may be imported here, directly or not: this module runs in browsers and service
+// workers too (Mock Service Worker, Playwright's page.route). The browser bundle's build
+// (scripts/bundle-browser.mjs, platform browser) fails if a Node built-in creeps onto the path.
+
+/** The options of `plantstore serve` that make sense without a socket. */
+export interface PlantStoreHandlerOptions {
+  /** Bearer tokens to accept (RFC 6750 b64token); without any, the development token. */
+  readonly tokens?: readonly string[];
+  /** Browser origins given CORS headers: `*` for any (the default) or exact origins; none: no CORS headers. */
+  readonly corsOrigins?: readonly string[];
+  /** Request headers a preflight may allow besides the contract's; by default any the browser asks for. */
+  readonly corsHeaders?: readonly string[];
+  /** How many plants the store holds; beyond it creates get a 400 Error (default 1,000,000). */
+  readonly maxPlants?: number;
+  /** Largest request body in bytes; larger ones get 413 (default 1 MiB). */
+  readonly maxBody?: number;
+  /** Milliseconds to wait before every answer, so frontends can build loading states. */
+  readonly delay?: number;
+  /** Serve GET/DELETE /__admin/plants (list, reset the store); needs the token too. */
+  readonly admin?: boolean;
+  /** Answer `Prefer: code=400` with the documented 400 Error, as Prism does. */
+  readonly errorsOnDemand?: boolean;
+  /**
+   * Plants to start with, checked as `--data FILE` is: NewPlant objects, or JSON text of them. Ids
+   * beyond 2^53 are exact only in JSON text (a JavaScript number has already rounded them).
+   */
+  readonly data?: readonly NewPlant[] | string;
+}
+
+/** The reference server as a fetch-style function, with its store to inspect or clear between tests. */
+export interface PlantStoreHandler {
+  (request: Request): Promise<Response>;
+  readonly store: PlantStore;
+}
+
+let kitContract: Contract | undefined;
+const encoder = new TextEncoder();
+/** Statuses whose Response must have a null body (Fetch standard); the core answers 204 to a preflight. */
+const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
+
+/**
+ * Creates the reference server as `(request: Request) => Promise<Response>`, for places with no port:
+ * the same core, store, validation, auth, CORS, admin surface and error answers as `plantstore serve`.
+ */
+export function createPlantStoreHandler(options: PlantStoreHandlerOptions = {}): PlantStoreHandler {
+  // Compiled once per realm and shared: a Contract is immutable.
+  const contract = (kitContract ??= compileContract(PLANT_STORE_DOCUMENT, "spec/openapi.yaml"));
+  const maxBody = wholeNumber(options.maxBody, DEFAULT_MAX_BODY_BYTES, "maxBody");
+  const delay = wholeNumber(options.delay, 0, "delay");
+  const store = new PlantStore(wholeNumber(options.maxPlants, DEFAULT_MAX_PLANTS, "maxPlants"));
+  if (options.data !== undefined) seedStore(store, parseSeedData(options.data, contract, "data"), "data", "maxPlants");
+  const core = createCore(contract, store, {
+    tokens: acceptedTokens(options.tokens, "tokens"),
+    cors: { origins: options.corsOrigins ?? ["*"], headers: checkedCorsHeaders(options.corsHeaders, "corsHeaders") },
+    admin: options.admin === true,
+    errorsOnDemand: options.errorsOnDemand === true,
+  });
+
+  const handle = async (request: Request): Promise<Response> => {
+    const body = await readBody(request, maxBody);
+    let answer: WireResponse;
+    // Not `instanceof Uint8Array`: the bytes may come from another realm (a frame, a worker's stream).
+    if ("status" in body) answer = body;
+    else {
+      try {
+        answer = core({ method: request.method, url: request.url, headers: headerRecord(request.headers), body });
+      } catch (error) {
+        // As the HTTP adapter does: the client gets the documented 500, the failure is reported.
+        console.error("plantstore: unexpected failure:", error);
+        answer = errorAnswer("PS_INTERNAL");
+      }
+    }
+    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+    return toResponse(answer, request.method);
+  };
+  return Object.assign(handle, { store });
+}
+
+/** The body as bytes, or the 413 answer the HTTP adapter gives, without reading past the limit. */
+async function readBody(request: Request, max: number): Promise<Uint8Array | WireResponse> {
+  const declared = Number(request.headers.get("content-length") ?? 0);
+  if (declared > max) return errorAnswer("PS_BODY_TOO_LARGE", `${declared} bytes declared, at most ${max}`);
+  if (request.body === null) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => undefined);
+      return errorAnswer("PS_BODY_TOO_LARGE", `more than ${max} bytes`);
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return chunks[0] as Uint8Array;
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return bytes;
+}
+
+/** Header names come lower case from Headers, as the core expects; repeated ones joined by ", ". */
+function headerRecord(headers: Headers): Record<string, string> {
+  // No prototype: "__proto__" is a valid header name.
+  const record: Record<string, string> = Object.create(null);
+  headers.forEach((value, name) => (record[name] = value));
+  return record;
+}
+
+function toResponse(answer: WireResponse, method: string): Response {
+  const headers = new Headers(answer.headers);
+  // A Response with a body for a null-body status throws; HEAD answers carry the length, not the bytes.
+  if (NULL_BODY_STATUS.has(answer.status)) return new Response(null, { status: answer.status, headers });
+  const bytes = encoder.encode(answer.body);
+  headers.set("content-length", String(bytes.byteLength));
+  return new Response(method === "HEAD" ? null : bytes, { status: answer.status, headers });
+}
+
+function wholeNumber(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new KitError("PS_USAGE", `${name} must be a whole number, 0 or more (got ${String(value)})`);
+  }
+  return value;
+}
