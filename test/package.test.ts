@@ -49,7 +49,8 @@ describe("the packed kit installed in an empty project with npm ci --omit=dev", 
     const kit = join(consumer, "node_modules", "plantstore-kit");
     const top = readdirSync(kit).sort();
     expect(top).toEqual(["LICENSE", "README.md", "conformance", "dist", "fixtures", "package.json", "spec"]);
-    expect(readdirSync(join(kit, "dist")).sort()).toEqual(["conformance", "src"]);
+    expect(readdirSync(join(kit, "dist")).sort()).toEqual(["browser", "conformance", "src"]);
+    expect(readdirSync(join(kit, "dist", "browser"))).toEqual(["plantstore-handler.js"]);
     expect(readdirSync(join(kit, "conformance")).sort()).toEqual(["baselines", "fixture.schema.json"]);
   });
 
@@ -88,6 +89,21 @@ describe("the packed kit installed in an empty project with npm ci --omit=dev", 
     expect(await stop(running)).toBe(0);
   }, 120_000);
 
+  it("createPlantStoreHandler, from the package and from its browser-safe ./handler entry, answers a valid create with 200", async () => {
+    const script = [
+      'import { createPlantStoreHandler } from "plantstore-kit";',
+      'import { createPlantStoreHandler as fromHandler } from "plantstore-kit/handler";',
+      "for (const create of [createPlantStoreHandler, fromHandler]) {",
+      "  const handler = create();",
+      '  const res = await handler(new Request("http://plantstore.test/plants", { method: "POST", headers: { authorization: "Bearer plantstore-dev-token", "content-type": "application/json" }, body: \'{"id":9007199254740993,"name":"Fetched"}\' }));',
+      "  console.log(res.status, await res.text(), handler.store.size);",
+      "}",
+    ].join("\n");
+    writeFileSync(join(consumer, "handler.mjs"), script);
+    const { stdout } = await sh(process.execPath, ["handler.mjs"], inConsumer);
+    expect(stdout.trim().split("\n")).toEqual(['200 {"name":"Fetched"} 1', '200 {"name":"Fetched"} 1']);
+  });
+
   it("is importable by name, with type declarations a TypeScript consumer compiles against", async () => {
     const script = [
       'import { loadContract, DEFAULT_SPEC, startReferenceServer } from "plantstore-kit";',
@@ -101,7 +117,7 @@ describe("the packed kit installed in an empty project with npm ci --omit=dev", 
     const { stdout } = await sh(process.execPath, ["use.mjs"], inConsumer);
     expect(stdout.trim()).toBe("200 createPlant");
 
-    writeFileSync(join(consumer, "use.ts"), 'import { type Contract, type RunSummary, runConformance } from "plantstore-kit";\nexport const run: (c: Contract) => Promise<{ summary: RunSummary }> = (contract) => runConformance({ target: "http://127.0.0.1:1", token: "t", contract });\n');
+    writeFileSync(join(consumer, "use.ts"), 'import { type Contract, type RunSummary, runConformance } from "plantstore-kit";\nimport { createPlantStoreHandler, type PlantStoreHandler } from "plantstore-kit/handler";\nexport const handler: PlantStoreHandler = createPlantStoreHandler({ admin: true });\nexport const run: (c: Contract) => Promise<{ summary: RunSummary }> = (contract) => runConformance({ target: "http://127.0.0.1:1", token: "t", contract });\n');
     const tsc = join(KIT_ROOT, "node_modules", "typescript", "bin", "tsc");
     const args = ["--noEmit", "--strict", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--types", "node", "--typeRoots", join(KIT_ROOT, "node_modules", "@types"), "use.ts"];
     const result = await sh(process.execPath, [tsc, ...args], inConsumer).then(() => "compiled", (e: { stdout?: string }) => e.stdout ?? String(e));
