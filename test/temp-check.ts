@@ -10,6 +10,11 @@ import { join } from "node:path";
 
 const RUN_PREFIX = "plantstore-run-";
 const OWNER = ".owner.json";
+/**
+ * Not a test's folder: Node 22 and later keep their module compile cache in os.tmpdir() when a tool
+ * (npm, TypeScript, vitest) turns it on without naming a folder; it goes with the run's folder.
+ */
+const NODE_OWN = new Set([OWNER, "node-compile-cache"]);
 const VARIABLES = ["TMPDIR", "TMP", "TEMP"] as const;
 
 interface Owner {
@@ -56,7 +61,7 @@ export default function setup(): () => void {
       if (value === undefined) delete process.env[v];
       else process.env[v] = value;
     }
-    const left = readdirSync(root).filter((name) => name !== OWNER).sort();
+    const left = readdirSync(root).filter((name) => !NODE_OWN.has(name)).sort();
     rmSync(root, { recursive: true, force: true, maxRetries: 3 });
     if (left.length === 0) return;
     // A teardown error is only logged by vitest 4; the exit code is what CI sees.
