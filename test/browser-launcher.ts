@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { chromium, type Browser } from "playwright-core";
 import { KIT_ROOT } from "../src/paths.js";
+import { isProcessAlive } from "./process.js";
 
 // The browser comes from the npm registry (@sparticuz/chromium: a brotli-compressed Chromium inside the
 // package), so `npm ci && npm test` needs no system packages. PLANTSTORE_CHROMIUM still picks another one.
@@ -152,7 +153,7 @@ function removeLeftovers(name: string): void {
   for (const entry of readdirSync(CACHE)) {
     if (!entry.startsWith("plantstore-chromium-") || entry === name) continue;
     const owner = /^.*\.(?:partial|stale)-(\d+)-[^-]+$/.exec(entry)?.[1];
-    if (entry.startsWith(`${name}.`) && owner !== undefined && isAlive(Number(owner))) continue;
+    if (entry.startsWith(`${name}.`) && owner !== undefined && isProcessAlive(Number(owner))) continue;
     rmSync(join(CACHE, entry), { recursive: true, force: true });
   }
 }
@@ -173,11 +174,3 @@ function discard(folder: string, prefix: string): void {
   }
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}

@@ -67,3 +67,13 @@ export async function stopSpawned(spawned: Spawned | undefined): Promise<void> {
   spawned.child.kill("SIGKILL");
   await spawned.exited;
 }
+
+/** Whether a process with this id exists (EPERM: it does, but belongs to someone else). */
+export function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}

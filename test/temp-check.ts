@@ -1,6 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
+import { isProcessAlive } from "./process.js";
 
 // vitest globalSetup: the whole run (workers, the CLI processes they spawn, Prism, the bench) gets a
 // temp folder of its own, through TMPDIR, which every process of the run inherits and os.tmpdir()
@@ -22,15 +23,6 @@ interface Owner {
   readonly host: string;
 }
 
-/** Whether a process with this id exists (EPERM: it does, but belongs to someone else). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 /** Removes the folders of earlier runs that died before their teardown (SIGKILL, a crashed CI job). */
 function sweepDeadRuns(shared: string): void {
@@ -43,7 +35,7 @@ function sweepDeadRuns(shared: string): void {
       continue; // not ours to judge, or a run that has not written its owner yet
     }
     // Another host (a container sharing /tmp) has its own process ids: its runs are never swept from here.
-    if (owner.host === hostname() && !alive(owner.pid)) rmSync(join(shared, name), { recursive: true, force: true });
+    if (owner.host === hostname() && !isProcessAlive(owner.pid)) rmSync(join(shared, name), { recursive: true, force: true });
   }
 }
 

@@ -6,7 +6,7 @@ import { parseSeedData, seedStore } from "./admin.js";
 import { acceptedTokens } from "./auth.js";
 import { createCore } from "./core.js";
 import { checkedCorsHeaders } from "./cors.js";
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_PLANTS } from "./defaults.js";
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_PLANTS, type ReferenceOptions } from "./defaults.js";
 import { errorAnswer, type WireResponse } from "./error-answers.js";
 import { PlantStore } from "./store.js";
 
@@ -15,23 +15,11 @@ import { PlantStore } from "./store.js";
 // (scripts/bundle-browser.mjs, platform browser) fails if a Node built-in creeps onto the path.
 
 /** The options of `plantstore serve` that make sense without a socket. */
-export interface PlantStoreHandlerOptions {
-  /** Bearer tokens to accept (RFC 6750 b64token); without any, the development token. */
-  readonly tokens?: readonly string[];
-  /** Browser origins given CORS headers: `*` for any (the default) or exact origins; none: no CORS headers. */
-  readonly corsOrigins?: readonly string[];
-  /** Request headers a preflight may allow besides the contract's; by default any the browser asks for. */
-  readonly corsHeaders?: readonly string[];
-  /** How many plants the store holds; beyond it creates get a 400 Error (default 1,000,000). */
-  readonly maxPlants?: number;
+export interface PlantStoreHandlerOptions extends ReferenceOptions {
   /** Largest request body in bytes; larger ones get 413 (default 1 MiB). */
   readonly maxBody?: number;
   /** Milliseconds to wait before every answer, so frontends can build loading states. */
   readonly delay?: number;
-  /** Serve GET/DELETE /__admin/plants (list, reset the store); needs the token too. */
-  readonly admin?: boolean;
-  /** Answer `Prefer: code=400` with the documented 400 Error, as Prism does. */
-  readonly errorsOnDemand?: boolean;
   /**
    * Plants to start with, checked as `--data FILE` is: NewPlant objects, or JSON text of them. Ids
    * beyond 2^53 are exact only in JSON text (a JavaScript number has already rounded them).

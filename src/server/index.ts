@@ -4,32 +4,23 @@ import { seedStore } from "./admin.js";
 import { acceptedTokens } from "./auth.js";
 import { createCore, type CoreOptions, type CoreRequest } from "./core.js";
 import { checkedCorsHeaders } from "./cors.js";
-import { DEFAULT_MAX_PLANTS, DEV_TOKEN } from "./defaults.js";
+import { DEFAULT_MAX_PLANTS, DEV_TOKEN, type ReferenceOptions } from "./defaults.js";
 import type { WireResponse } from "./error-answers.js";
 import { DEFAULT_HTTP_OPTIONS, startHttpServer, type HttpOptions, type RunningServer } from "./http-adapter.js";
 import { loadSeedData } from "./seed-file.js";
 import { PlantStore } from "./store.js";
 
 export { createCore, PlantStore, startHttpServer, DEFAULT_HTTP_OPTIONS, DEFAULT_MAX_PLANTS, DEV_TOKEN };
-export type { CoreOptions, CoreRequest, WireResponse, HttpOptions, RunningServer };
+export type { CoreOptions, CoreRequest, WireResponse, HttpOptions, RunningServer, ReferenceOptions };
 export { ERROR_ANSWERS, errorAnswer } from "./error-answers.js";
 export type { ErrorAnswerCode } from "./error-answers.js";
 export { createPlantStoreHandler } from "./fetch-handler.js";
 export type { PlantStoreHandler, PlantStoreHandlerOptions } from "./fetch-handler.js";
 
-export interface ReferenceServerConfig extends Partial<HttpOptions> {
-  readonly tokens?: readonly string[];
-  readonly corsOrigins?: readonly string[];
-  /** Request headers a preflight may allow beyond the contract's; undefined: any the browser asks for. */
-  readonly corsHeaders?: readonly string[];
-  readonly maxPlants?: number;
+export interface ReferenceServerConfig extends ReferenceOptions, Partial<HttpOptions> {
   readonly contract?: Contract;
-  /** Serve the admin surface (list, reset) under /__admin/. */
-  readonly admin?: boolean;
   /** A JSON file of NewPlant objects to start with. */
   readonly dataFile?: string;
-  /** Honour `Prefer: code=400` with the documented Error answer. */
-  readonly errorsOnDemand?: boolean;
 }
 
 export interface ReferenceServer extends RunningServer {
