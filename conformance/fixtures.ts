@@ -2,10 +2,10 @@ import { readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { CompiledOperation, Contract } from "../src/contract/index.js";
-import { describeViolation, parseJsonExact } from "../src/contract/index.js";
+import { describeViolation, parseJsonExact, stringifyExact } from "../src/contract/index.js";
 import { KitError } from "../src/errors.js";
 import { KIT_ROOT } from "../src/paths.js";
-import { FRESH_KINDS, freshValue, Random, stringifyExact, type FreshKind } from "./fresh.js";
+import { FRESH_KINDS, freshValue, Random, type FreshKind } from "./fresh.js";
 
 export type Credentials = "valid" | "none" | "wrong" | "other-scheme" | "empty-bearer" | "lowercase-scheme";
 export type ExpectKind = "valid" | "invalid" | "unauthorised" | "duplicate";
