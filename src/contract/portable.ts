@@ -2,6 +2,23 @@
 // and service workers (the server's core, the fetch handler) imports this rather than index.ts.
 export { compileContract } from "./contract.js";
 export type { Contract, CompiledOperation, CompiledResponse, MediaTypeEntry, SecurityScheme, Validator, RouteResult } from "./contract.js";
+export { checkRequest, checkRequestValue, checkResponse } from "./acceptability.js";
+export type {
+  AcceptedRequest,
+  AcceptedResponse,
+  BodyRefusal,
+  CheckedRequest,
+  CheckedResponse,
+  HeaderFields,
+  Refusal,
+  RequestMessage,
+  RequestReason,
+  RequestRefusal,
+  RequestValue,
+  ResponseMessage,
+  ResponseReason,
+  ResponseRefusal,
+} from "./acceptability.js";
 export { escapePointer, unescapePointer, resolvePointer } from "./json-pointer.js";
 export { INT32_MIN, INT32_MAX, INT64_MIN, INT64_MAX, TWO_53 } from "./integer-bounds.js";
 export { parseJsonExact, stringifyExact, canonicalInteger, analyseNumber } from "./exact-json.js";
