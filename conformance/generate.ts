@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import type { CompiledOperation, Contract } from "../src/contract/index.js";
-import { escapePointer, parseJsonExact, resolvePointer, stringifyExact } from "../src/contract/index.js";
+import { checkRequest, escapePointer, parseJsonExact, resolvePointer, stringifyExact } from "../src/contract/index.js";
 import { INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN, TWO_53 } from "../src/contract/index.js";
 import type { Fixture } from "./fixtures.js";
 
@@ -167,11 +167,13 @@ function freshen(doc: unknown, schema: unknown, body: unknown, options: Generato
   return out;
 }
 
-/** Checks a generated text with the operation's compiled validator. */
+const JSON_HEADERS = { "content-type": "application/json" } as const;
+const encoder = new TextEncoder();
+
+/** Whether the contract accepts a generated text sent as application/json (contract/acceptability.ts decides). */
 function verdict(op: CompiledOperation, text: string): boolean {
-  const entry = op.requestMediaType("application/json");
-  const parsed = parseJsonExact(text);
-  return entry !== undefined && parsed.ok && entry.validate(parsed.value).length === 0;
+  const checked = checkRequest(op, { headers: JSON_HEADERS, body: encoder.encode(text) });
+  return checked.ok && checked.entry !== undefined;
 }
 
 /**
