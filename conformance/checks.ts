@@ -1,5 +1,5 @@
-import type { CompiledOperation } from "../src/contract/index.js";
-import { describeViolation, matchMediaType, parseJsonExact } from "../src/contract/index.js";
+import type { CheckedResponse, CompiledOperation, Violation } from "../src/contract/index.js";
+import { checkResponse, describeViolation } from "../src/contract/index.js";
 import type { Expectation } from "./fixtures.js";
 import type { ExchangeResult } from "./http-client.js";
 
@@ -29,6 +29,12 @@ export interface CheckContext {
   readonly earlierStatuses: readonly (number | undefined)[];
 }
 
+/** What each check reads: the exchange, and its answer checked against the contract once, by judge(). */
+export interface JudgedContext extends CheckContext {
+  /** The answer by the contract (contract/acceptability.ts); undefined when no answer came. */
+  readonly answer: CheckedResponse | undefined;
+}
+
 export const CHECK_IDS = [
   "response.received",
   "status.no-5xx",
@@ -49,7 +55,7 @@ export interface Check {
   readonly id: CheckId;
   /** One sentence: the rule the check enforces, as the README lists it. */
   readonly summary: string;
-  run(ctx: CheckContext): Finding[];
+  run(ctx: JudgedContext): Finding[];
 }
 
 const ref = (ctx: CheckContext, pointer: string): string => `${ctx.specSource}#${pointer}`;
@@ -101,42 +107,36 @@ export const CHECKS: readonly Check[] = [
     id: "response.media-type",
     summary: "A documented status comes with one of its documented media types (parameters such as charset allowed).",
     run(ctx) {
-      const doc = documented(ctx);
-      if (doc === undefined || doc.response.content.size === 0) return [];
-      const contentType = doc.received.headers["content-type"];
-      if (matchMediaType(doc.response.content, contentType) !== undefined) return [];
-      return [
-        finding(
-          "response.media-type",
-          "failure",
-          `status ${doc.received.status} is documented with ${[...doc.response.content.keys()].join(", ")}, but the answer's Content-Type is ${contentType ?? "missing"}`,
-          [...doc.response.content.keys()].join(" or "),
-          contentType ?? "(no Content-Type)",
-          ref(ctx, `${doc.response.pointer}/content`),
-        ),
-      ];
+      const answer = ctx.answer;
+      if (answer?.ok !== false || answer.reason !== "media-type") return [];
+      const documented = [...answer.response.content.keys()].join(" or ");
+      const received = answer.contentType ?? "(no Content-Type)";
+      const rule = ref(ctx, `${answer.response.pointer}/content`);
+      return [finding("response.media-type", "failure", answer.detail, documented, received, rule)];
     },
   },
   {
     id: "response.json",
     summary: "A documented JSON body is UTF-8 JSON (parsed exactly, without losing precision).",
     run(ctx) {
-      const body = documentedJsonBody(ctx);
-      if (body === undefined || body.ok) return [];
-      return [finding("response.json", "failure", `the body is not JSON: ${body.message}`, "a JSON body", preview(documented(ctx)?.received.body, 500, ctx.redact), ref(ctx, body.pointer))];
+      const answer = ctx.answer;
+      if (!ctx.result.ok || answer?.ok !== false || (answer.reason !== "utf-8" && answer.reason !== "json")) return [];
+      const message = `the body is not JSON: ${answer.reason === "utf-8" ? "not UTF-8" : answer.syntax}`;
+      const evidence = preview(ctx.result.response.body, 500, ctx.redact);
+      return [finding("response.json", "failure", message, "a JSON body", evidence, ref(ctx, answer.entry.pointer))];
     },
   },
   {
     id: "response.schema",
     summary: "A documented body validates against its schema, formats included (int32 and int64 ranges exactly).",
     run(ctx) {
-      const body = documentedJsonBody(ctx);
-      if (body === undefined || !body.ok) return [];
-      const violations = body.entry.validate(body.value);
-      if (violations.length === 0) return [];
-      return violations.map((v) =>
-        finding("response.schema", "failure", `the ${documented(ctx)?.received.status} body breaks its schema: ${describeViolation(v)}`, v.message, preview(documented(ctx)?.received.body, 500, ctx.redact), ref(ctx, `${body.entry.pointer}/schema`)),
-      );
+      const answer = ctx.answer;
+      if (!ctx.result.ok || answer?.ok !== false || answer.reason !== "schema") return [];
+      const { status, body } = ctx.result.response;
+      const evidence = preview(body, 500, ctx.redact);
+      const rule = ref(ctx, `${answer.entry.pointer}/schema`);
+      const message = (v: Violation): string => `the ${status} body breaks its schema: ${describeViolation(v)}`;
+      return answer.violations.map((v) => finding("response.schema", "failure", message(v), v.message, evidence, rule));
     },
   },
   {
@@ -222,7 +222,7 @@ export const CHECKS: readonly Check[] = [
     summary: "A status the operation does not document is a warning, except a 4xx where the contract is silent (credentials, repeated ids, conditions for errors), which is a note.",
     run(ctx) {
       const s = statusOf(ctx);
-      if (s === undefined || ctx.operation.responseFor(s) !== undefined || classOf(s) === 5) return [];
+      if (s === undefined || ctx.answer?.ok !== false || ctx.answer.reason !== "status" || classOf(s) === 5) return [];
       const from = ctx.expect.existingAnswerFrom;
       const existed = from !== undefined && ctx.earlierStatuses[from] === s;
       const silent = classOf(s) === 4 && (ctx.expect.kind !== "valid" || existed);
@@ -235,45 +235,6 @@ export const CHECKS: readonly Check[] = [
   },
 ];
 
-function documented(ctx: CheckContext) {
-  if (!ctx.result.ok) return undefined;
-  const response = ctx.operation.responseFor(ctx.result.response.status);
-  return response === undefined ? undefined : { response, received: ctx.result.response };
-}
-
-type JsonBody =
-  | { ok: true; value: unknown; entry: NonNullable<ReturnType<typeof matchMediaType<import("../src/contract/index.js").MediaTypeEntry>>>["value"] }
-  | { ok: false; message: string; pointer: string };
-
-const parsedBodies = new WeakMap<CheckContext, JsonBody | undefined>();
-
-/**
- * The parsed body of a documented JSON response whose media type matched; undefined when not
- * applicable. Parsed once per exchange: response.json and response.schema both read it.
- */
-function documentedJsonBody(ctx: CheckContext): JsonBody | undefined {
-  if (parsedBodies.has(ctx)) return parsedBodies.get(ctx);
-  const body = parseDocumentedJsonBody(ctx);
-  parsedBodies.set(ctx, body);
-  return body;
-}
-
-function parseDocumentedJsonBody(ctx: CheckContext): JsonBody | undefined {
-  const doc = documented(ctx);
-  if (doc === undefined) return undefined;
-  const match = matchMediaType(doc.response.content, doc.received.headers["content-type"]);
-  if (match === undefined || !match.value.hasSchema || !/json/i.test(match.key)) return undefined;
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(doc.received.body);
-  } catch {
-    return { ok: false, message: "not UTF-8", pointer: match.value.pointer };
-  }
-  const parsed = parseJsonExact(text);
-  if (!parsed.ok) return { ok: false, message: parsed.message, pointer: match.value.pointer };
-  return { ok: true, value: parsed.value, entry: match.value };
-}
-
 /** The start of a body, for evidence: secrets masked first, then shortened. */
 export function preview(body: Buffer | undefined, max = 500, redact: (t: string) => string = (t) => t): string {
   if (body === undefined || body.length === 0) return "(empty body)";
@@ -283,9 +244,14 @@ export function preview(body: Buffer | undefined, max = 500, redact: (t: string)
 
 const EXPECTATION_CHECKS = new Set<CheckId>(["valid.accepted", "invalid.rejected", "auth.rejected", "duplicate.answer", "status.expected"]);
 
-/** Runs every check on one exchange; an undocumented status already failed by an expectation is not reported twice. */
+/**
+ * Runs every check on one exchange; an undocumented status already failed by an expectation is not
+ * reported twice. The answer is checked against the contract here, once, for every check to read.
+ */
 export function judge(ctx: CheckContext, only?: (id: CheckId) => boolean): Finding[] {
-  const findings = CHECKS.filter((c) => only === undefined || only(c.id)).flatMap((c) => c.run(ctx));
+  const answer = ctx.result.ok ? checkResponse(ctx.operation, ctx.result.response) : undefined;
+  const judged: JudgedContext = { ...ctx, answer };
+  const findings = CHECKS.filter((c) => only === undefined || only(c.id)).flatMap((c) => c.run(judged));
   const statusFailed = findings.some((f) => EXPECTATION_CHECKS.has(f.check) && f.severity !== "note");
   return statusFailed ? findings.filter((f) => f.check !== "status.undocumented") : findings;
 }

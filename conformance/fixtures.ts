@@ -2,10 +2,10 @@ import { readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { CompiledOperation, Contract } from "../src/contract/index.js";
-import { describeViolation, parseJsonExact } from "../src/contract/index.js";
+import { checkRequest, describeViolation, parseJsonExact, stringifyExact } from "../src/contract/index.js";
 import { KitError } from "../src/errors.js";
 import { KIT_ROOT } from "../src/paths.js";
-import { FRESH_KINDS, freshValue, Random, stringifyExact, type FreshKind } from "./fresh.js";
+import { FRESH_KINDS, freshValue, Random, type FreshKind } from "./fresh.js";
 
 export type Credentials = "valid" | "none" | "wrong" | "other-scheme" | "empty-bearer" | "lowercase-scheme";
 export type ExpectKind = "valid" | "invalid" | "unauthorised" | "duplicate";
@@ -157,23 +157,14 @@ function checkHonesty(fixture: Fixture, fail: (detail: string) => never): void {
   });
 }
 
-/** What is wrong with a request's body and media type by the spec; empty when it is valid. */
+/**
+ * What is wrong with a request's body and media type by the spec; empty when it is valid. The
+ * contract decides (contract/acceptability.ts), exactly as for the reference server.
+ */
 export function requestProblems(operation: CompiledOperation, request: PreparedRequest): string[] {
-  const body = operation.requestBody;
-  if (body === undefined) return [];
-  if (request.body === undefined || request.body.length === 0) return body.required ? ["the body is required"] : [];
-  const entry = operation.requestMediaType(request.headers["content-type"]);
-  if (entry === undefined) return [`Content-Type ${JSON.stringify(request.headers["content-type"] ?? null)} is not one of ${[...body.content.keys()].join(", ")}`];
-  if (!/json/i.test(entry.mediaType)) return [];
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(request.body);
-  } catch {
-    return ["the body is not UTF-8"];
-  }
-  const parsed = parseJsonExact(text);
-  if (!parsed.ok) return [`the body is not JSON: ${parsed.message}`];
-  return entry.validate(parsed.value).map(describeViolation);
+  const checked = checkRequest(operation, { headers: request.headers, body: request.body });
+  if (checked.ok) return [];
+  return checked.reason === "schema" ? checked.violations.map(describeViolation) : [checked.detail];
 }
 
 /**

@@ -2,6 +2,7 @@
  * Values made fresh for each run, so the suite can run again and again against the same stateful
  * server without colliding with its own earlier ids, yet replay exactly from a seed.
  */
+import { INT64_MAX, INT64_MIN, TWO_53 } from "../src/contract/index.js";
 
 export const FRESH_KINDS = ["int64", "int64-big", "int64-negative", "int64-big-negative", "string"] as const;
 export type FreshKind = (typeof FRESH_KINDS)[number];
@@ -37,10 +38,6 @@ export class Random {
   }
 }
 
-const TWO_53 = 2n ** 53n;
-const INT64_MAX = 2n ** 63n - 1n;
-const INT64_MIN = -(2n ** 63n);
-
 /** Makes one fresh value of a kind. Ids are drawn from 2^53 values or more, so runs do not collide. */
 export function freshValue(kind: FreshKind, random: Random): bigint | string {
   switch (kind) {
@@ -61,19 +58,4 @@ export function freshValue(kind: FreshKind, random: Random): bigint | string {
 /** A seed from the clock and the process, when the user gives none. */
 export function randomSeed(): bigint {
   return BigInt(Date.now()) * 1_000_003n + BigInt(process.pid) + BigInt(Math.floor(Math.random() * 2 ** 32));
-}
-
-/**
- * JSON text of a value that may hold bigints (written as exact integer literals, not strings).
- * Fixture bodies are small and trusted, so a plain recursive walk does, without markers to collide.
- */
-export function stringifyExact(value: unknown): string {
-  if (typeof value === "bigint") return value.toString();
-  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined || typeof v === "function" ? "null" : stringifyExact(v))).join(",")}]`;
-  if (typeof value === "object" && value !== null) {
-    const parts: string[] = [];
-    for (const [k, v] of Object.entries(value)) if (v !== undefined && typeof v !== "function") parts.push(`${JSON.stringify(k)}:${stringifyExact(v)}`);
-    return `{${parts.join(",")}}`;
-  }
-  return JSON.stringify(value);
 }

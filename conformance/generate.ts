@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import type { CompiledOperation, Contract } from "../src/contract/index.js";
-import { parseJsonExact, resolvePointer } from "../src/contract/index.js";
+import { checkRequest, escapePointer, parseJsonExact, resolvePointer, stringifyExact } from "../src/contract/index.js";
+import { INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN, TWO_53 } from "../src/contract/index.js";
 import type { Fixture } from "./fixtures.js";
-import { stringifyExact } from "./fresh.js";
 
 /**
  * Requests generated from an operation's request schema: positive bodies the schema accepts, biased
@@ -19,12 +19,6 @@ export interface GeneratedBody {
   /** For negatives: the one rule the body breaks, such as `body/id: type integer`. */
   readonly reason?: string;
 }
-
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
-const INT32_MIN = -(2n ** 31n);
-const INT32_MAX = 2n ** 31n - 1n;
-const TWO_53 = 2n ** 53n;
 
 /** Follows local $refs into the bundled document the contract was compiled from. */
 function deref(doc: unknown, schema: unknown): Schema {
@@ -173,11 +167,13 @@ function freshen(doc: unknown, schema: unknown, body: unknown, options: Generato
   return out;
 }
 
-/** Checks a generated text with the operation's compiled validator. */
+const JSON_HEADERS = { "content-type": "application/json" } as const;
+const encoder = new TextEncoder();
+
+/** Whether the contract accepts a generated text sent as application/json (contract/acceptability.ts decides). */
 function verdict(op: CompiledOperation, text: string): boolean {
-  const entry = op.requestMediaType("application/json");
-  const parsed = parseJsonExact(text);
-  return entry !== undefined && parsed.ok && entry.validate(parsed.value).length === 0;
+  const checked = checkRequest(op, { headers: JSON_HEADERS, body: encoder.encode(text) });
+  return checked.ok && checked.entry !== undefined;
 }
 
 /**
@@ -269,7 +265,7 @@ export function savedRequest(text: string, unique: readonly string[]): { rawBody
   if (text.includes("{{fresh:") || !parsed.ok || typeof parsed.value !== "object" || parsed.value === null || Array.isArray(parsed.value)) return exactBytes;
   const body: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(parsed.value as Record<string, unknown>)) {
-    const exact = parsed.exact.get(`/${k.replace(/~/g, "~0").replace(/\//g, "~1")}`);
+    const exact = parsed.exact.get(`/${escapePointer(k)}`);
     // Only top-level values are restored exactly; a nested big number keeps the body as bytes.
     if (exact !== undefined) body[k] = exact.integer ?? v;
     else body[k] = v;

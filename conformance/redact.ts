@@ -1,3 +1,5 @@
+import { escapeRegExp } from "../src/regexp.js";
+
 /** Replaces every secret, in every spelling an output might carry it, with a mask. */
 export type Redactor = (text: string) => string;
 
@@ -49,6 +51,6 @@ export function createRedactor(secrets: readonly string[]): Redactor {
   const ordered = [...forms].filter((f) => f.length > 0).sort((a, b) => b.length - a.length);
   if (ordered.length === 0) return (t) => t;
   // One pass over each text: the longest form first wins where forms overlap.
-  const pattern = new RegExp(ordered.map((f) => f.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "g");
+  const pattern = new RegExp(ordered.map(escapeRegExp).join("|"), "g");
   return (text) => (pattern.test(text) ? ((pattern.lastIndex = 0), text.replace(pattern, MASK)) : ((pattern.lastIndex = 0), text));
 }

@@ -1,21 +1,31 @@
 import { Ajv, type Format } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
+import { INT32_MAX, INT32_MIN, INT64_MIN } from "./integer-bounds.js";
 
 // ajv-formats is CommonJS with a default export; under NodeNext the callable sits on .default.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
 export type SchemaDialect = "openapi-3.0" | "openapi-3.1";
 
-const INT32_MIN = -(2 ** 31);
-const INT32_MAX = 2 ** 31 - 1;
+// The bounds as doubles. -2^63 and 2^63 are doubles exactly, and INT64_MAX is not (it rounds to 2^63).
+const INT64_LOW = Number(INT64_MIN);
+const INT64_ABOVE = -INT64_LOW;
+const INT32_LOW = Number(INT32_MIN);
+const INT32_HIGH = Number(INT32_MAX);
 
 /**
  * int64 on doubles: exact because exact-json replaces every double that is not faithful with a
  * stand-in on the same side of the bounds (2^63 itself is a double, so the upper bound is strict).
  */
-const int64: Format = { type: "number", validate: (x: number) => Number.isInteger(x) && x >= -(2 ** 63) && x < 2 ** 63 };
-const int32: Format = { type: "number", validate: (x: number) => Number.isInteger(x) && x >= INT32_MIN && x <= INT32_MAX };
+const int64: Format = {
+  type: "number",
+  validate: (x: number) => Number.isInteger(x) && x >= INT64_LOW && x < INT64_ABOVE,
+};
+const int32: Format = {
+  type: "number",
+  validate: (x: number) => Number.isInteger(x) && x >= INT32_LOW && x <= INT32_HIGH,
+};
 
 /** Picks the OpenAPI version's schema dialect; the one place that decides it. */
 export function dialectOf(openapiVersion: string): SchemaDialect {
@@ -48,5 +58,3 @@ export function createAjv(dialect: SchemaDialect): Ajv {
   ajv.addFormat("int64", int64);
   return ajv;
 }
-
-export { INT32_MIN, INT32_MAX };

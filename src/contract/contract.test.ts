@@ -8,7 +8,8 @@ import { kitContract } from "../../test/helpers.js";
 import { tempDir } from "../../test/temp-dir.js";
 import { KitError } from "../errors.js";
 import { DEFAULT_SPEC, KIT_ROOT } from "../paths.js";
-import { compileContract, resolvePointer } from "./contract.js";
+import { compileContract } from "./contract.js";
+import { resolvePointer } from "./json-pointer.js";
 import { loadContract } from "./load-contract.js";
 import { matchMediaType } from "./media-type.js";
 

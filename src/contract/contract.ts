@@ -2,7 +2,9 @@
 // and validating a spec file is load-contract.ts (Node only).
 import type { Ajv, ValidateFunction } from "ajv";
 import { KitError } from "../errors.js";
+import { escapeRegExp } from "../regexp.js";
 import { createAjv, dialectOf, type SchemaDialect } from "./ajv.js";
+import { escapePointer, resolvePointer } from "./json-pointer.js";
 import { matchMediaType } from "./media-type.js";
 import { fromAjvErrors, type Violation } from "./violations.js";
 
@@ -247,22 +249,6 @@ function makeDeref(doc: Json): (node: unknown) => unknown {
   };
 }
 
-/** Resolves a JSON pointer (RFC 6901) in a document; undefined when it leads nowhere. */
-export function resolvePointer(doc: unknown, pointer: string): unknown {
-  if (pointer === "") return doc;
-  let current: unknown = doc;
-  for (const raw of pointer.split("/").slice(1)) {
-    const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
-    if (typeof current !== "object" || current === null || !Object.hasOwn(current, key)) return undefined;
-    current = (current as Json)[key];
-  }
-  return current;
-}
-
-export function escapePointer(segment: string): string {
-  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
-}
-
 function compilePathTemplate(template: string): { regex: RegExp; names: string[] } {
   const names: string[] = [];
   const pattern = template
@@ -273,7 +259,7 @@ function compilePathTemplate(template: string): { regex: RegExp; names: string[]
         names.push(m[1] as string);
         return "([^/]+)";
       }
-      return part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      return escapeRegExp(part);
     })
     .join("");
   return { regex: new RegExp(`^${pattern}$`), names };

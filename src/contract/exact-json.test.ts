@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canonicalInteger, parseJsonExact } from "./exact-json.js";
+import { canonicalInteger, parseJsonExact, stringifyExact } from "./exact-json.js";
 
 const idOf = (text: string): string | undefined => {
   const r = parseJsonExact(text);
@@ -103,5 +103,12 @@ describe("parseJsonExact on hostile texts (review findings)", () => {
     expect(r.exact.size).toBe(40_001);
     expect(r.exact.get("/id")?.integer).toBe(12345678901234567890n);
     expect(r.exact.get("/missing/0")).toBeUndefined();
+  });
+});
+
+describe("stringifyExact", () => {
+  it("writes bigints as exact integer literals and leaves strings that look like markers alone", () => {
+    const text = stringifyExact({ a: 9223372036854775807n, b: [-1n], c: "bigint-0" });
+    expect(text).toBe('{"a":9223372036854775807,"b":[-1],"c":"bigint-0"}');
   });
 });

@@ -9,6 +9,8 @@
  * exact value by JSON pointer, and puts a stand-in double in the tree that keeps the verdicts of
  * `type: integer` and the int32/int64 formats (see standInFor).
  */
+import { INT64_MAX, INT64_MIN, TWO_53 } from "./integer-bounds.js";
+import { escapePointer, unescapePointer } from "./json-pointer.js";
 
 /** The exact value of a JSON number whose double is not faithful. */
 export interface ExactNumber {
@@ -33,19 +35,19 @@ export type ParseResult =
   | { readonly ok: true; readonly value: unknown; readonly exact: ExactNumbers }
   | { readonly ok: false; readonly message: string };
 
-const NO_EXACT: ExactNumbers = { get: () => undefined, size: 0, pointers: () => [] };
+/** The exact numbers of a text that has none: every number in it is its double. */
+export const NO_EXACT: ExactNumbers = { get: () => undefined, size: 0, pointers: () => [] };
 
 /** Texts without a run of 16 digits or dots and without an exponent hold only faithful numbers. */
 const MAYBE_UNFAITHFUL = /[\d.]{16}|\d[eE]/;
 const JSON_NUMBER = /^-?(0|[1-9]\d*)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 
-const TWO_63 = 2n ** 63n;
-const INT64_MIN = -TWO_63;
-const INT64_MAX = TWO_63 - 1n;
+/** 2^63, the first integer above int64, is a double exactly. */
+const TWO_63_DOUBLE = -Number(INT64_MIN);
 /** The largest double below 2^63 and the next double below -2^63. */
 const BELOW_TWO_63 = 9223372036854774784;
 const BELOW_MINUS_TWO_63 = -9223372036854777856;
-const TWO_53 = 2 ** 53;
+const TWO_53_DOUBLE = Number(TWO_53);
 const NON_INTEGER_FALLBACK = 2 ** 52 - 0.5;
 
 /** Parses JSON text exactly; a syntax error is a result, never an exception. */
@@ -174,7 +176,7 @@ export function analyseNumber(literal: string): { exact: ExactNumber; standIn: n
 
   if (isInteger) {
     const integer = digitCount <= 40 ? BigInt(mantissa) * 10n ** BigInt(exponent) * (negative ? -1n : 1n) : undefined;
-    if (integer !== undefined && Math.abs(double) <= TWO_53 && BigInt(double) === integer) return undefined;
+    if (integer !== undefined && Math.abs(double) <= TWO_53_DOUBLE && BigInt(double) === integer) return undefined;
     return { exact: { literal, isInteger, integer }, standIn: integerStandIn(integer, negative, double) };
   }
   if (Number.isFinite(double) && !Number.isInteger(double) && double !== 0) return undefined;
@@ -190,7 +192,7 @@ function integerStandIn(integer: bigint | undefined, negative: boolean, double: 
   const inInt64 = integer !== undefined && integer >= INT64_MIN && integer <= INT64_MAX;
   if (inInt64) return Math.min(double, BELOW_TWO_63);
   if (negative) return Number.isFinite(double) ? Math.min(double, BELOW_MINUS_TWO_63) : -Number.MAX_VALUE;
-  return Number.isFinite(double) ? Math.max(double, 2 ** 63) : Number.MAX_VALUE;
+  return Number.isFinite(double) ? Math.max(double, TWO_63_DOUBLE) : Number.MAX_VALUE;
 }
 
 /** The nearest non-integer double, so that `type: integer` rejects it as it rejects the literal. */
@@ -255,7 +257,7 @@ function restoreMarkers(root: unknown, nonce: string, replacements: Replacement[
     size: replacements.length,
     get(pointer) {
       if (pointer === "") return rootExact;
-      const keys = pointer.split("/").slice(1).map((k) => k.replace(/~1/g, "/").replace(/~0/g, "~"));
+      const keys = pointer.split("/").slice(1).map(unescapePointer);
       let container: unknown = value;
       for (let i = 0; i < keys.length - 1; i++) {
         if (typeof container !== "object" || container === null || !Object.hasOwn(container, keys[i] as string)) return undefined;
@@ -275,7 +277,7 @@ function pointerOf(frame: Frame, key: string): string {
   for (let f: Frame | undefined = frame; f !== undefined && f.parent !== undefined; f = f.parent) keys.push(f.key);
   return keys
     .reverse()
-    .map((k) => "/" + k.replace(/~/g, "~0").replace(/\//g, "~1"))
+    .map((k) => "/" + escapePointer(k))
     .join("");
 }
 
@@ -284,4 +286,21 @@ export function canonicalInteger(value: unknown, exactNumber: ExactNumber | unde
   if (exactNumber !== undefined) return exactNumber.integer?.toString();
   if (typeof value === "number" && Number.isInteger(value)) return String(value === 0 ? 0 : value);
   return undefined;
+}
+
+/**
+ * JSON text of a value that may hold bigints (written as exact integer literals, not strings): the
+ * way back from an exact value to the text. For trusted values (fixture and generated bodies), so a
+ * plain recursive walk does, without markers to collide.
+ */
+export function stringifyExact(value: unknown): string {
+  if (typeof value === "bigint") return value.toString();
+  const absent = (v: unknown): boolean => v === undefined || typeof v === "function";
+  if (Array.isArray(value)) return `[${value.map((v) => (absent(v) ? "null" : stringifyExact(v))).join(",")}]`;
+  if (typeof value === "object" && value !== null) {
+    const parts: string[] = [];
+    for (const [k, v] of Object.entries(value)) if (!absent(v)) parts.push(`${JSON.stringify(k)}:${stringifyExact(v)}`);
+    return `{${parts.join(",")}}`;
+  }
+  return JSON.stringify(value);
 }

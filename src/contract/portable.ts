@@ -1,8 +1,27 @@
 // The contract API without loadContract: nothing here needs Node, so code that also runs in browsers
 // and service workers (the server's core, the fetch handler) imports this rather than index.ts.
-export { compileContract, resolvePointer, escapePointer } from "./contract.js";
+export { compileContract } from "./contract.js";
 export type { Contract, CompiledOperation, CompiledResponse, MediaTypeEntry, SecurityScheme, Validator, RouteResult } from "./contract.js";
-export { parseJsonExact, canonicalInteger, analyseNumber } from "./exact-json.js";
+export { checkRequest, checkRequestValue, checkResponse } from "./acceptability.js";
+export type {
+  AcceptedRequest,
+  AcceptedResponse,
+  BodyRefusal,
+  CheckedRequest,
+  CheckedResponse,
+  HeaderFields,
+  Refusal,
+  RequestMessage,
+  RequestReason,
+  RequestRefusal,
+  RequestValue,
+  ResponseMessage,
+  ResponseReason,
+  ResponseRefusal,
+} from "./acceptability.js";
+export { escapePointer, unescapePointer, resolvePointer } from "./json-pointer.js";
+export { INT32_MIN, INT32_MAX, INT64_MIN, INT64_MAX, TWO_53 } from "./integer-bounds.js";
+export { parseJsonExact, stringifyExact, canonicalInteger, analyseNumber } from "./exact-json.js";
 export type { ExactNumber, ExactNumbers, ParseResult } from "./exact-json.js";
 export { parseMediaType, matchMediaType } from "./media-type.js";
 export type { MediaType } from "./media-type.js";

@@ -1,4 +1,6 @@
 import type { ErrorObject } from "ajv";
+import { INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN } from "./integer-bounds.js";
+import { unescapePointer } from "./json-pointer.js";
 
 /** One way a value breaks a schema: where, which keyword, and a sentence a person can act on. */
 export interface Violation {
@@ -13,8 +15,8 @@ export interface Violation {
 }
 
 const FORMAT_MESSAGES: Record<string, string> = {
-  int32: "must be an integer from -2147483648 to 2147483647 (format int32)",
-  int64: "must be an integer from -9223372036854775808 to 9223372036854775807 (format int64)",
+  int32: `must be an integer from ${INT32_MIN} to ${INT32_MAX} (format int32)`,
+  int64: `must be an integer from ${INT64_MIN} to ${INT64_MAX} (format int64)`,
 };
 
 /** Converts Ajv's errors into violations; the one place that reads Ajv's error objects. */
@@ -40,7 +42,7 @@ function toViolation(e: ErrorObject, root: string): Violation {
   const segments = e.instancePath
     .split("/")
     .slice(1)
-    .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+    .map(unescapePointer);
   let message = e.message ?? "is invalid";
   const params = e.params as Record<string, unknown>;
   if (e.keyword === "required" && typeof params.missingProperty === "string") {

@@ -1,5 +1,5 @@
-import type { Contract, ExactNumbers } from "../contract/portable.js";
-import { canonicalInteger, describeViolation, parseJsonExact } from "../contract/portable.js";
+import type { Contract, ExactNumbers, RequestRefusal } from "../contract/portable.js";
+import { canonicalInteger, checkRequestValue, describeViolation, parseJsonExact } from "../contract/portable.js";
 import { KitError } from "../errors.js";
 import type { NewPlant, Plant } from "../types.js";
 import { errorAnswer, type WireResponse } from "./error-answers.js";
@@ -27,6 +27,9 @@ export function handleAdmin(store: PlantStore, method: string, path: string): Wi
   return errorAnswer("PS_METHOD_NOT_ALLOWED", `${method} ${path} (allowed: GET, DELETE)`, { allow: "GET, DELETE" });
 }
 
+/** Seed items are NewPlant objects, the body of a create sent as JSON. */
+const SEED_MEDIA_TYPE = "application/json";
+
 /** One plant to start the store with: its id in canonical decimal and the Plant stored under it. */
 export interface SeedPlant {
   readonly id: string;
@@ -51,18 +54,28 @@ export function parseSeedData(input: string | readonly unknown[], contract: Cont
     if (!Array.isArray(input)) throw new KitError("PS_DATA_INVALID", `${source}: must be an array of plants ({"id", "name", "tag"})`);
     items = input;
   }
-  const entry = contract.operation("createPlant")?.requestMediaType("application/json");
-  if (entry === undefined) throw new KitError("PS_DATA_INVALID", `${source}: the spec has no createPlant operation taking application/json`);
+  const operation = contract.operation("createPlant");
+  if (operation?.requestMediaType(SEED_MEDIA_TYPE) === undefined) {
+    throw new KitError("PS_DATA_INVALID", `${source}: the spec has no createPlant operation taking ${SEED_MEDIA_TYPE}`);
+  }
   const seen = new Set<string>();
   return items.map((item: unknown, i) => {
-    const violations = entry.validate(item);
-    if (violations.length > 0) throw new KitError("PS_DATA_INVALID", `${source}: item ${i}: ${violations.map((v) => describeViolation({ ...v, location: v.location.replace(/^body/, `[${i}]`) })).join("; ")}`);
+    // Each item is judged as the body of a create would be (contract/acceptability.ts).
+    const checked = checkRequestValue(operation, { contentType: SEED_MEDIA_TYPE, value: item });
+    if (!checked.ok) throw new KitError("PS_DATA_INVALID", `${source}: item ${i}: ${itemProblem(checked, i)}`);
     const p = item as NewPlant;
     const id = canonicalInteger(p.id, exact?.get(`/${i}/id`)) as string;
     if (seen.has(id)) throw new KitError("PS_DATA_INVALID", `${source}: item ${i}: id ${id} appears twice`);
     seen.add(id);
     return { id, plant: p.tag === undefined ? { name: p.name } : { name: p.name, tag: p.tag } };
   });
+}
+
+/** What is wrong with a seed item, its violations located by index (`[3]/id`) rather than `body/id`. */
+function itemProblem(refusal: RequestRefusal, index: number): string {
+  if (refusal.reason !== "schema") return refusal.detail;
+  const located = refusal.violations.map((v) => ({ ...v, location: v.location.replace(/^body/, `[${index}]`) }));
+  return located.map(describeViolation).join("; ");
 }
 
 /** Puts checked seed plants in the store; more than it holds is an error naming the limit. */

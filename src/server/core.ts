@@ -1,5 +1,6 @@
-import type { CompiledOperation, Contract, ExactNumber, ExactNumbers } from "../contract/portable.js";
-import { canonicalInteger, describeViolation, parseJsonExact, parseMediaType } from "../contract/portable.js";
+import type { AcceptedRequest, CompiledOperation, Contract, ExactNumber } from "../contract/portable.js";
+import type { RequestRefusal } from "../contract/portable.js";
+import { canonicalInteger, checkRequest } from "../contract/portable.js";
 import type { NewPlant, Plant } from "../types.js";
 import { ADMIN_PREFIX, handleAdmin } from "./admin.js";
 import { createBearerCheck } from "./auth.js";
@@ -28,16 +29,8 @@ export interface CoreOptions {
   readonly errorsOnDemand?: boolean;
 }
 
-/** A validated request handed to an operation's handler. */
-interface Accepted {
-  readonly value: unknown;
-  readonly exact: ExactNumbers;
-}
-
-type Handler = (accepted: Accepted) => WireResponse;
-
-const utf8 = new TextDecoder("utf-8", { fatal: true });
-const NO_EXACT: ExactNumbers = { get: () => undefined, size: 0, pointers: () => [] };
+/** An operation's handler gets the request the contract accepted: its JSON value, numbers exact. */
+type Handler = (accepted: AcceptedRequest) => WireResponse;
 
 /**
  * The reference server as a function: request in, response out, in fixed stages
@@ -94,9 +87,9 @@ export function createCore(contract: Contract, store: PlantStore, options: CoreO
     // The documented error answer on demand, as Prism offers it, so frontends can build error states.
     if (options.errorsOnDemand === true && /(^|[\s,;])code=400($|[\s,;])/.test(header(request, "prefer") ?? "")) return withCors(errorAnswer("PS_EXAMPLE_ERROR"));
 
-    // Stages 4 and 5: parse and validate the body.
-    const accepted = parseAndValidate(operation, request);
-    if ("status" in accepted) return withCors(accepted);
+    // Stages 4 and 5: parse and validate the body, as the contract decides (contract/acceptability.ts).
+    const accepted = checkRequest(operation, request);
+    if (!accepted.ok) return withCors(refusalAnswer(operation, accepted));
 
     // Stage 6: the operation's handler.
     const handler = handlers[operation.operationId];
@@ -105,39 +98,27 @@ export function createCore(contract: Contract, store: PlantStore, options: CoreO
   };
 }
 
-function parseAndValidate(operation: CompiledOperation, request: CoreRequest): Accepted | WireResponse {
-  const body = operation.requestBody;
-  if (body === undefined) return { value: undefined, exact: NO_EXACT };
-  if (request.body.length === 0) {
-    if (body.required) return errorAnswer("PS_BODY_MISSING", `send a JSON ${[...body.content.keys()].join(" or ")} body`);
-    return { value: undefined, exact: NO_EXACT };
+/** The error answer for each reason the contract refuses a request for (the table is error-answers.ts). */
+function refusalAnswer(operation: CompiledOperation, refusal: RequestRefusal): WireResponse {
+  const documented = [...(operation.requestBody?.content.keys() ?? [])];
+  switch (refusal.reason) {
+    case "missing":
+      return errorAnswer("PS_BODY_MISSING", `send a JSON ${documented.join(" or ")} body`);
+    case "media-type": {
+      const received = refusal.contentType === undefined ? "missing" : JSON.stringify(refusal.contentType);
+      return errorAnswer("PS_UNSUPPORTED_MEDIA_TYPE", `Content-Type is ${received}; send ${documented.join(", ")}`);
+    }
+    case "charset":
+      return errorAnswer("PS_UNSUPPORTED_MEDIA_TYPE", `charset ${JSON.stringify(refusal.charset)} is not UTF-8`);
+    case "utf-8":
+      return errorAnswer("PS_INVALID_UTF8");
+    case "json":
+      return errorAnswer("PS_MALFORMED_JSON", refusal.syntax);
+    case "schema": {
+      const violations = refusal.violations.map(({ location, keyword, message }) => ({ location, keyword, message }));
+      return errorAnswer("PS_BODY_INVALID", refusal.detail, {}, { violations });
+    }
   }
-  const contentType = header(request, "content-type");
-  const entry = operation.requestMediaType(contentType);
-  if (entry === undefined) {
-    const accepted = [...body.content.keys()].join(", ");
-    return errorAnswer("PS_UNSUPPORTED_MEDIA_TYPE", `Content-Type is ${contentType === undefined ? "missing" : JSON.stringify(contentType)}; send ${accepted}`);
-  }
-  // JSON is UTF-8 (RFC 8259 section 8.1); a charset parameter naming anything else is refused.
-  const charset = contentType === entry.mediaType ? undefined : parseMediaType(contentType)?.parameters.charset?.toLowerCase();
-  if (charset !== undefined && charset !== "utf-8" && charset !== "utf8") {
-    return errorAnswer("PS_UNSUPPORTED_MEDIA_TYPE", `charset ${JSON.stringify(charset)} is not UTF-8`);
-  }
-  let text: string;
-  try {
-    text = utf8.decode(request.body);
-  } catch {
-    return errorAnswer("PS_INVALID_UTF8");
-  }
-  const parsed = parseJsonExact(text);
-  if (!parsed.ok) return errorAnswer("PS_MALFORMED_JSON", parsed.message);
-  const violations = entry.validate(parsed.value);
-  if (violations.length > 0) {
-    return errorAnswer("PS_BODY_INVALID", violations.map(describeViolation).join("; "), {}, {
-      violations: violations.map(({ location, keyword, message }) => ({ location, keyword, message })),
-    });
-  }
-  return { value: parsed.value, exact: parsed.exact };
 }
 
 function createPlant(store: PlantStore, body: NewPlant, exactId: ExactNumber | undefined): WireResponse {

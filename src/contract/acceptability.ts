@@ -1,0 +1,193 @@
+// Whether a request or an answer is acceptable by the contract, decided in one place. The server's
+// core, the fixture honesty check, the generator, seed loading and the harness's response checks all
+// ask here, so they cannot drift apart. Results are data; nothing throws for "invalid". No Node
+// built-ins: the fetch handler's browser bundle includes this file.
+import type { CompiledOperation, CompiledResponse, MediaTypeEntry } from "./contract.js";
+import { NO_EXACT, parseJsonExact, type ExactNumbers } from "./exact-json.js";
+import { matchMediaType, parseMediaType } from "./media-type.js";
+import { describeViolation, type Violation } from "./violations.js";
+
+/** Header fields by lower-case name; of a repeated field the first value counts, as node:http keeps it. */
+export type HeaderFields = Readonly<Record<string, string | readonly string[] | undefined>>;
+
+/** A request as the contract judges it. Method, path and query join when parameters are checked. */
+export interface RequestMessage {
+  readonly headers: HeaderFields;
+  /** The body as received; undefined or empty: no body. */
+  readonly body?: Uint8Array | undefined;
+}
+
+/** An answer as the contract judges it. */
+export interface ResponseMessage {
+  readonly status: number;
+  readonly headers: HeaderFields;
+  readonly body: Uint8Array;
+}
+
+/** A request body already parsed (seed data): judged by its media type's schema, as a parsed body is. */
+export interface RequestValue {
+  /** The media type the value stands for, as a Content-Type header would name it. */
+  readonly contentType: string;
+  readonly value: unknown;
+  readonly exact?: ExactNumbers;
+}
+
+/** An acceptable request: the media type entry it matched and the JSON value read from it. */
+export interface AcceptedRequest {
+  readonly ok: true;
+  /** The spec's media type entry; undefined when there was no body to match (none sent, none documented). */
+  readonly entry: MediaTypeEntry | undefined;
+  /** The parsed JSON body; undefined when no JSON was read (no body, or a media type that is not JSON). */
+  readonly value: unknown;
+  /** Exact values of the numbers a double cannot hold, by JSON pointer into `value`. */
+  readonly exact: ExactNumbers;
+}
+
+/** An acceptable answer: as a request, plus the response the spec documents for its status. */
+export interface AcceptedResponse extends AcceptedRequest {
+  readonly response: CompiledResponse;
+}
+
+/** A refusal: why (a reason callers map to their own answers), and a sentence for people. */
+export interface Refusal<Reason extends string> {
+  readonly ok: false;
+  readonly reason: Reason;
+  readonly detail: string;
+}
+
+/** Why a body of a documented media type is refused, with the evidence a caller may need. */
+export type BodyRefusal =
+  | (Refusal<"utf-8"> & { readonly entry: MediaTypeEntry })
+  | (Refusal<"json"> & { readonly entry: MediaTypeEntry; readonly syntax: string })
+  | (Refusal<"schema"> & {
+      readonly entry: MediaTypeEntry;
+      readonly value: unknown;
+      readonly exact: ExactNumbers;
+      readonly violations: readonly Violation[];
+    });
+
+/** Why a request is refused, with the evidence a caller needs to say so in its own words. */
+export type RequestRefusal =
+  | Refusal<"missing">
+  | (Refusal<"media-type"> & { readonly contentType: string | undefined })
+  | (Refusal<"charset"> & { readonly entry: MediaTypeEntry; readonly charset: string })
+  | BodyRefusal;
+
+/** Why an answer breaks the contract: an undocumented status, an undocumented media type, or its body. */
+export type ResponseRefusal =
+  | Refusal<"status">
+  | (Refusal<"media-type"> & { readonly response: CompiledResponse; readonly contentType: string | undefined })
+  | (BodyRefusal & { readonly response: CompiledResponse });
+
+export type CheckedRequest = AcceptedRequest | RequestRefusal;
+export type CheckedResponse = AcceptedResponse | ResponseRefusal;
+/** `missing`, `media-type`, `charset`, `utf-8`, `json` or `schema`. */
+export type RequestReason = RequestRefusal["reason"];
+/** `status`, `media-type`, `utf-8`, `json` or `schema`. */
+export type ResponseReason = ResponseRefusal["reason"];
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+const NO_BODY = Object.freeze<AcceptedRequest>({ ok: true, entry: undefined, value: undefined, exact: NO_EXACT });
+
+/** Judges a request's body by the operation: presence, media type, charset, UTF-8, JSON, schema, in that order. */
+export function checkRequest(operation: CompiledOperation, request: RequestMessage): CheckedRequest {
+  const body = operation.requestBody;
+  // Without a requestBody the contract says nothing about one, so whatever is sent is not judged.
+  if (body === undefined) return NO_BODY;
+  if (request.body === undefined || request.body.length === 0) {
+    return body.required ? { ok: false, reason: "missing", detail: "the body is required" } : NO_BODY;
+  }
+  const contentType = first(request.headers["content-type"]);
+  const entry = operation.requestMediaType(contentType);
+  if (entry === undefined) {
+    const documented = [...body.content.keys()].join(", ");
+    const detail = `Content-Type ${JSON.stringify(contentType ?? null)} is not one of ${documented}`;
+    return { ok: false, reason: "media-type", detail, contentType };
+  }
+  if (!isJson(entry)) return { ok: true, entry, value: undefined, exact: NO_EXACT };
+  // JSON exchanged between systems is UTF-8 (RFC 8259 section 8.1): a charset naming anything else is
+  // refused. The header equal to the spec's key has no parameters, the common case, not parsed again.
+  const charset = contentType === entry.mediaType ? undefined : charsetOf(contentType);
+  if (charset !== undefined && charset !== "utf-8" && charset !== "utf8") {
+    return { ok: false, reason: "charset", detail: `charset ${JSON.stringify(charset)} is not UTF-8`, entry, charset };
+  }
+  return checkJsonBody(entry, request.body);
+}
+
+/**
+ * Judges a request body given as a value rather than bytes (seed data): its media type, then its
+ * schema, exactly as checkRequest judges a body once parsed. The value is taken as present.
+ */
+export function checkRequestValue(operation: CompiledOperation, request: RequestValue): CheckedRequest {
+  const entry = operation.requestMediaType(request.contentType);
+  if (entry === undefined) {
+    const documented = [...(operation.requestBody?.content.keys() ?? [])].join(", ") || "(no request body)";
+    const detail = `Content-Type ${JSON.stringify(request.contentType)} is not one of ${documented}`;
+    return { ok: false, reason: "media-type", detail, contentType: request.contentType };
+  }
+  return checkValue(entry, request.value, request.exact ?? NO_EXACT);
+}
+
+/**
+ * Judges an answer by the operation: a documented status, one of its documented media types, and a
+ * body that is UTF-8 JSON and valid by the schema. Only what the spec documents is judged: a status
+ * without content, or a media type without a schema or other than JSON, puts no rule on the body.
+ * The charset parameter is not judged here; the body's bytes are, as UTF-8.
+ */
+export function checkResponse(operation: CompiledOperation, answer: ResponseMessage): CheckedResponse {
+  const response = operation.responseFor(answer.status);
+  if (response === undefined) {
+    return { ok: false, reason: "status", detail: `${answer.status} is not documented for this operation` };
+  }
+  if (response.content.size === 0) return { ok: true, response, entry: undefined, value: undefined, exact: NO_EXACT };
+  const contentType = first(answer.headers["content-type"]);
+  const entry = matchMediaType(response.content, contentType)?.value;
+  if (entry === undefined) {
+    const documented = [...response.content.keys()].join(", ");
+    const received = contentType ?? "missing";
+    const detail =
+      `status ${answer.status} is documented with ${documented}, but the answer's Content-Type is ${received}`;
+    return { ok: false, reason: "media-type", detail, response, contentType };
+  }
+  if (!entry.hasSchema || !isJson(entry)) return { ok: true, response, entry, value: undefined, exact: NO_EXACT };
+  return { ...checkJsonBody(entry, answer.body), response };
+}
+
+/** Decodes (UTF-8, RFC 8259 section 8.1), parses exactly and validates a body of a JSON media type. */
+function checkJsonBody(entry: MediaTypeEntry, bytes: Uint8Array): AcceptedRequest | BodyRefusal {
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    return { ok: false, reason: "utf-8", detail: "the body is not UTF-8", entry };
+  }
+  const parsed = parseJsonExact(text);
+  if (!parsed.ok) {
+    const syntax = parsed.message;
+    return { ok: false, reason: "json", detail: `the body is not JSON: ${syntax}`, entry, syntax };
+  }
+  return checkValue(entry, parsed.value, parsed.exact);
+}
+
+function checkValue(entry: MediaTypeEntry, value: unknown, exact: ExactNumbers): AcceptedRequest | BodyRefusal {
+  const violations = entry.validate(value);
+  if (violations.length === 0) return { ok: true, entry, value, exact };
+  const detail = violations.map(describeViolation).join("; ");
+  return { ok: false, reason: "schema", detail, entry, value, exact, violations };
+}
+
+/**
+ * A media type read as JSON text: any whose key names JSON (application/json, a +json suffix such as
+ * application/problem+json, RFC 6839 section 3.1). Others are not parsed, so not judged by a schema.
+ */
+function isJson(entry: MediaTypeEntry): boolean {
+  return /json/i.test(entry.mediaType);
+}
+
+function charsetOf(contentType: string | undefined): string | undefined {
+  return parseMediaType(contentType)?.parameters.charset?.toLowerCase();
+}
+
+function first(value: string | readonly string[] | undefined): string | undefined {
+  return typeof value === "string" || value === undefined ? value : value[0];
+}
