@@ -1,5 +1,7 @@
-export { runConformance, RUN_DEFAULTS } from "./run.js";
-export type { RunOptions, RunEvent, RunSummary, CaseResult, StepResult, ReportedFinding, Outcome } from "./run.js";
+export { runConformance } from "./run.js";
+export { RUN_DEFAULTS } from "./options.js";
+export type { RunOptions, GenerateOptions } from "./options.js";
+export type { RunEvent, RunSummary, CaseResult, StepResult, ReportedFinding, Outcome } from "./results.js";
 export { CHECKS, CHECK_IDS, judge } from "./checks.js";
 export type { Check, CheckId, Finding, Severity } from "./checks.js";
 export { loadFixtures, loadFixture, prepareRequest, requestProblems } from "./fixtures.js";

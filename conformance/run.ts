@@ -1,121 +1,21 @@
 import { randomBytes } from "node:crypto";
 import { isAbsolute, relative } from "node:path";
-import { loadContract, type Contract } from "../src/contract/index.js";
+import { loadContract } from "../src/contract/index.js";
 import { KitError } from "../src/errors.js";
 import { DEFAULT_FIXTURES, DEFAULT_SPEC } from "../src/paths.js";
-import { baselineKey, type Baseline } from "./baseline.js";
+import { baselineKey } from "./baseline.js";
 import { CHECK_IDS, judge, preview, type CheckId, type Finding } from "./checks.js";
 import { curlFor } from "./curl.js";
 import { loadFixtures, prepareRequest, type Fixture, type PreparedRequest } from "./fixtures.js";
 import { Random, randomSeed } from "./fresh.js";
 import { createHttpClient, joinUrl, type ExchangeResult } from "./http-client.js";
 import { runGenerated } from "./generated-run.js";
+import { RUN_DEFAULTS, type RunOptions } from "./options.js";
 import { createRedactor, MASK, type Redactor } from "./redact.js";
-
-export interface RunOptions {
-  readonly target: string;
-  readonly token: string;
-  readonly spec?: string;
-  readonly fixtures?: string;
-  /** A contract already loaded (the spec is then not read again). */
-  readonly contract?: Contract;
-  readonly timeoutMs?: number;
-  readonly concurrency?: number;
-  readonly maxResponseBytes?: number;
-  /** Fixture or check ids (`*` matches any run of characters) to run alone, or to leave out. */
-  readonly only?: readonly string[];
-  readonly skip?: readonly string[];
-  /** Warnings count as failures. */
-  readonly strict?: boolean;
-  readonly baseline?: Baseline;
-  readonly seed?: bigint;
-  readonly caFile?: string;
-  readonly insecure?: boolean;
-  /** After this many timeouts in a row the target is taken as stopped, and the rest is not sent. */
-  readonly timeoutsBeforeGivingUp?: number;
-  /** Cases generated from the request schemas, beyond the fixtures. */
-  readonly generate?: GenerateOptions;
-  /** Run no fixture (with generate: generated cases only). */
-  readonly noFixtures?: boolean;
-}
-
-export interface GenerateOptions {
-  /** Generated bodies per operation and polarity (positive, negative). */
-  readonly count: number;
-  /** Time the generated part may take, shrinking included. */
-  readonly maxTimeMs?: number;
-  /** Properties whose values must be unique on a stateful server; made fresh for each run. */
-  readonly unique?: readonly string[];
-}
+import type { CaseResult, Outcome, ReportedFinding, RunEvent, RunSummary, StepResult } from "./results.js";
 
 /** Answers that say "no room now" (RFC 6585 section 4, RFC 9110 section 15.6.4, RFC 4918 section 11.5). */
 const CAPACITY = new Set([429, 503, 507]);
-
-export const RUN_DEFAULTS = { timeoutMs: 5_000, concurrency: 4, maxResponseBytes: 4 * 1024 * 1024, timeoutsBeforeGivingUp: 3 } as const;
-
-export type Outcome = "pass" | "fail" | "known" | "error";
-
-/** A finding as reported: counted or not, known to the baseline or not. */
-export interface ReportedFinding extends Finding {
-  /** Listed in the baseline: shown, but not counted. */
-  readonly known: boolean;
-  /** Counts toward exit code 1: a failure, or a warning under --strict, not known. */
-  readonly counts: boolean;
-}
-
-export interface StepResult {
-  readonly index: number;
-  readonly request: { readonly method: string; readonly url: string; readonly headers: Readonly<Record<string, string>>; readonly body: string };
-  readonly response: { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: string } | undefined;
-  readonly transportFailure: string | undefined;
-  readonly durationMs: number;
-  readonly findings: readonly ReportedFinding[];
-  /** A command that sends the same request again (for steps with a failure or warning); the token appears as $PLANTSTORE_TOKEN. */
-  readonly curl: string | undefined;
-}
-
-export interface CaseResult {
-  readonly fixture: string;
-  readonly description: string;
-  readonly file: string;
-  readonly operation: string;
-  readonly outcome: Outcome;
-  readonly steps: readonly StepResult[];
-  /** Why the case is an error (the harness could not judge it), when it is one. */
-  readonly error: string | undefined;
-  readonly durationMs: number;
-  /** For a failing generated case: the smallest failing body, exactly, and the rule a negative breaks. */
-  readonly generated?: { readonly polarity: "positive" | "negative"; readonly body: string; readonly reason: string | undefined };
-}
-
-export interface RunSummary {
-  readonly target: string;
-  readonly spec: string;
-  readonly seed: string;
-  readonly total: number;
-  readonly passed: number;
-  readonly failed: number;
-  readonly known: number;
-  readonly errors: number;
-  readonly failures: number;
-  readonly warnings: number;
-  readonly notes: number;
-  /** Baseline entries that did not occur: the deviation may be fixed. */
-  readonly staleBaseline: readonly { fixture: string; check: string }[];
-  readonly strict: boolean;
-  readonly durationMs: number;
-  /** Why the run as a whole could not judge the target, when it could not. */
-  readonly runError: string | undefined;
-  /** Advice drawn from the whole run (for example: the token seems wrong). */
-  readonly hints: readonly string[];
-  /** 0: no counted findings; 1: counted findings; 2: the run could not be completed. */
-  readonly exitCode: 0 | 1 | 2;
-}
-
-export type RunEvent =
-  | { readonly type: "run-started"; readonly target: string; readonly spec: string; readonly seed: string; readonly total: number }
-  | { readonly type: "case-finished"; readonly result: CaseResult; readonly index: number; readonly total: number }
-  | { readonly type: "run-finished"; readonly summary: RunSummary; readonly results: readonly CaseResult[] };
 
 /**
  * Replays fixtures against a target and judges each answer by the spec. Problems that stop the run

@@ -1,4 +1,4 @@
-import type { CaseResult, RunSummary } from "../run.js";
+import type { CaseResult, RunSummary } from "../results.js";
 
 /** The JSON report: the summary and every case with its steps and findings. */
 export function jsonReport(summary: RunSummary, results: readonly CaseResult[]): string {

@@ -1,4 +1,4 @@
-import type { CaseResult, RunSummary } from "../run.js";
+import type { CaseResult, RunSummary } from "../results.js";
 
 const xml = (s: string): string =>
   // Characters XML 1.0 cannot carry at all are dropped; the rest is escaped.
