@@ -4,3 +4,9 @@ import type { CaseResult, RunSummary } from "../results.js";
 export function jsonReport(summary: RunSummary, results: readonly CaseResult[]): string {
   return JSON.stringify({ tool: "plantstore-kit conformance", format: 1, summary, results }, null, 2) + "\n";
 }
+
+/** The JSON report of a run that could not start: the error's code and message instead of results. */
+export function jsonErrorReport(error: { readonly code: string; readonly message: string }): string {
+  const report = { tool: "plantstore-kit conformance", format: 1, error: { code: error.code, message: error.message } };
+  return JSON.stringify(report, null, 2) + "\n";
+}

@@ -44,3 +44,21 @@ export function junitReport(summary: RunSummary, results: readonly CaseResult[])
     "",
   ].join("\n");
 }
+
+/**
+ * The JUnit report of a run that could not start: one test case whose `error` carries the code, so CI
+ * shows the reason where it looks for results.
+ */
+export function junitErrorReport(error: { readonly code: string; readonly message: string }): string {
+  const attrs = 'tests="1" failures="0" errors="1"';
+  const testcase = `<error message="${xml(`${error.code}: ${error.message}`)}" type="${xml(error.code)}"/>`;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="plantstore conformance" ${attrs}>`,
+    `  <testsuite name="conformance" ${attrs}>`,
+    `    <testcase classname="conformance" name="run">${testcase}</testcase>`,
+    "  </testsuite>",
+    "</testsuites>",
+    "",
+  ].join("\n");
+}
