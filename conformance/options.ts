@@ -39,6 +39,7 @@ export interface GenerateOptions {
   readonly unique?: readonly string[];
 }
 
+/** Limits a run takes when not told otherwise; the CLI's --help prints them. */
 export const RUN_DEFAULTS = {
   timeoutMs: 5_000,
   concurrency: 4,
