@@ -1,6 +1,9 @@
 import { readFileSync } from "node:fs";
 import { KitError } from "../src/errors.js";
 import { CHECK_IDS } from "./checks.js";
+import type { Redactor } from "./redact.js";
+import { writeFileAtomic } from "./reporters/files.js";
+import type { CaseResult } from "./results.js";
 
 /** A known deviation of a target: a finding of this check on this fixture is expected. */
 export interface KnownDeviation {
@@ -44,3 +47,24 @@ export function loadBaseline(file: string): Baseline {
 }
 
 export const baselineKey = (fixture: string, check: string): string => `${fixture}\u0000${check}`;
+
+/**
+ * The baseline a run's target would pass with: each counted or known finding, once per fixture and
+ * check, its message as the reason.
+ */
+export function baselineFromResults(results: readonly CaseResult[], target: string): Baseline {
+  const deviations = results.flatMap((r) => {
+    // One entry per fixture and check, though a check may speak on several steps: the last one's message stays.
+    const byCheck = new Map<string, KnownDeviation>();
+    for (const f of r.steps.flatMap((s) => s.findings)) {
+      if (f.counts || f.known) byCheck.set(f.check, { fixture: r.fixture, check: f.check, reason: f.message });
+    }
+    return [...byCheck.values()];
+  });
+  return { description: `known deviations of ${target}`, deviations };
+}
+
+/** Writes a baseline file whole or not at all, secrets masked. */
+export function writeBaseline(file: string, baseline: Baseline, redact: Redactor): void {
+  writeFileAtomic(file, redact(JSON.stringify(baseline, null, 2) + "\n"));
+}

@@ -1,4 +1,4 @@
-import { shellQuote } from "../src/cli/args.js";
+import { shellQuote } from "../src/shell.js";
 import type { PreparedRequest } from "./fixtures.js";
 import { joinUrl } from "./http-client.js";
 

@@ -4,7 +4,8 @@ import type { CompiledOperation, Contract } from "../src/contract/index.js";
 import type { Fixture } from "./fixtures.js";
 import { freshValue, Random } from "./fresh.js";
 import { generatedFixture, minimalBody, negativeBodies, positiveBodies, type GeneratedBody } from "./generate.js";
-import type { CaseResult, GenerateOptions, StepResult } from "./run.js";
+import type { GenerateOptions } from "./options.js";
+import type { CaseResult, StepResult } from "./results.js";
 
 const POLARITIES = ["positive", "negative"] as const;
 

@@ -13,7 +13,8 @@ import { loadBaseline } from "./baseline.js";
 import { consoleReporter } from "./reporters/console.js";
 import { jsonReport } from "./reporters/json.js";
 import { junitReport } from "./reporters/junit.js";
-import { runConformance, type RunEvent } from "./run.js";
+import type { RunEvent } from "./results.js";
+import { runConformance } from "./run.js";
 
 // Cases found by reviewing the harness against hostile and unusual targets.
 const contract = await kitContract();

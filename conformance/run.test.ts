@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { KitError } from "../src/errors.js";
 import { kitContract, TOKEN, withReference } from "../test/helpers.js";
 import { startVariant } from "../test/variant-server.js";
-import { runConformance, type RunEvent } from "./run.js";
+import type { RunEvent } from "./results.js";
+import { runConformance } from "./run.js";
 
 const contract = await kitContract();
 

@@ -1,4 +1,4 @@
-import type { CaseResult, ReportedFinding, RunEvent, RunSummary } from "../run.js";
+import type { CaseResult, ReportedFinding, RunEvent, RunSummary } from "../results.js";
 
 export interface ConsoleOptions {
   readonly color: boolean;

@@ -1,5 +1,16 @@
-import { renameSync, writeFileSync } from "node:fs";
+import { accessSync, constants, renameSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { KitError } from "../../src/errors.js";
+import type { Redactor } from "../redact.js";
+import type { CaseResult, RunSummary } from "../results.js";
+import { jsonErrorReport, jsonReport } from "./json.js";
+import { junitErrorReport, junitReport } from "./junit.js";
+
+/** A report to write: its format and its file. */
+export interface ReportFile {
+  readonly format: "json" | "junit";
+  readonly file: string;
+}
 
 /** Writes a whole file or nothing: a temporary file renamed into place. */
 export function writeFileAtomic(file: string, text: string): void {
@@ -9,5 +20,36 @@ export function writeFileAtomic(file: string, text: string): void {
     renameSync(tmp, file);
   } catch (error) {
     throw new KitError("PS_REPORT_UNWRITABLE", `${file}: ${(error as Error).message}`);
+  }
+}
+
+/** Checks that each file's folder exists and is writable; run first, so a typo cannot cost a run's results. */
+export function checkWritable(files: readonly string[]): void {
+  for (const file of files) {
+    try {
+      accessSync(dirname(file), constants.W_OK);
+    } catch {
+      const why = `the folder ${dirname(file)} does not exist or is not writable`;
+      throw new KitError("PS_REPORT_UNWRITABLE", `${file}: ${why}`);
+    }
+  }
+}
+
+/** Writes each report of a finished run, secrets masked. */
+export function writeReports(
+  reports: readonly ReportFile[],
+  summary: RunSummary,
+  results: readonly CaseResult[],
+  redact: Redactor,
+): void {
+  for (const r of reports) {
+    writeFileAtomic(r.file, redact(r.format === "json" ? jsonReport(summary, results) : junitReport(summary, results)));
+  }
+}
+
+/** Writes each report of a run that could not start: it says why, with the error's code. */
+export function writeErrorReports(reports: readonly ReportFile[], error: KitError, redact: Redactor): void {
+  for (const r of reports) {
+    writeFileAtomic(r.file, redact(r.format === "json" ? jsonErrorReport(error) : junitErrorReport(error)));
   }
 }

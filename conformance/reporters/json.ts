@@ -1,6 +1,12 @@
-import type { CaseResult, RunSummary } from "../run.js";
+import type { CaseResult, RunSummary } from "../results.js";
 
 /** The JSON report: the summary and every case with its steps and findings. */
 export function jsonReport(summary: RunSummary, results: readonly CaseResult[]): string {
   return JSON.stringify({ tool: "plantstore-kit conformance", format: 1, summary, results }, null, 2) + "\n";
+}
+
+/** The JSON report of a run that could not start: the error's code and message instead of results. */
+export function jsonErrorReport(error: { readonly code: string; readonly message: string }): string {
+  const report = { tool: "plantstore-kit conformance", format: 1, error: { code: error.code, message: error.message } };
+  return JSON.stringify(report, null, 2) + "\n";
 }

@@ -1,4 +1,4 @@
-import type { CaseResult, RunSummary } from "../run.js";
+import type { CaseResult, RunSummary } from "../results.js";
 
 const xml = (s: string): string =>
   // Characters XML 1.0 cannot carry at all are dropped; the rest is escaped.
@@ -39,6 +39,24 @@ export function junitReport(summary: RunSummary, results: readonly CaseResult[])
     `  <testsuite name="${xml(`conformance ${summary.target}`)}" ${attrs}>`,
     `    <properties><property name="seed" value="${xml(summary.seed)}"/><property name="spec" value="${xml(summary.spec)}"/><property name="target" value="${xml(summary.target)}"/></properties>`,
     ...cases,
+    "  </testsuite>",
+    "</testsuites>",
+    "",
+  ].join("\n");
+}
+
+/**
+ * The JUnit report of a run that could not start: one test case whose `error` carries the code, so CI
+ * shows the reason where it looks for results.
+ */
+export function junitErrorReport(error: { readonly code: string; readonly message: string }): string {
+  const attrs = 'tests="1" failures="0" errors="1"';
+  const testcase = `<error message="${xml(`${error.code}: ${error.message}`)}" type="${xml(error.code)}"/>`;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="plantstore conformance" ${attrs}>`,
+    `  <testsuite name="conformance" ${attrs}>`,
+    `    <testcase classname="conformance" name="run">${testcase}</testcase>`,
     "  </testsuite>",
     "</testsuites>",
     "",

@@ -30,8 +30,3 @@ export function integerFlag(name: string, raw: string | undefined, fallback: num
 export function envList(value: string | undefined): string[] {
   return (value ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
 }
-
-/** Single-quotes a word for a POSIX shell, so printed commands paste safely. */
-export function shellQuote(s: string): string {
-  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}

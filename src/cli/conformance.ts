@@ -1,18 +1,20 @@
-import { accessSync, constants } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import {
+  baselineFromResults,
+  checkWritable,
   consoleReporter,
   createRedactor,
-  jsonReport,
-  junitReport,
   loadBaseline,
   RUN_DEFAULTS,
   runConformance,
-  type RunEvent,
-  type RunSummary,
+  savedFixtures,
+  writeBaseline,
+  writeErrorReports,
+  writeReports,
+  writeSavedFixture,
+  type ReportFile,
+  type RunOptions,
 } from "../../conformance/index.js";
-import { savedRequest } from "../../conformance/generate.js";
-import { writeFileAtomic } from "../../conformance/reporters/files.js";
 import { KitError } from "../errors.js";
 import { DEFAULT_FIXTURES, DEFAULT_SPEC } from "../paths.js";
 import { envList, integerFlag, parseFlags } from "./args.js";
@@ -102,99 +104,80 @@ export async function conformance(argv: string[], io: Io): Promise<number> {
   const token = values.token ?? io.env.PLANTSTORE_TOKEN;
   if (token === undefined || token === "") throw new KitError("PS_USAGE", "--token is required (or set PLANTSTORE_TOKEN)");
   const reports = (values.report ?? []).map(parseReportFlag);
+  const saveDir = values["save-failures"];
+  const baselineFile = values["write-baseline"];
   // Output paths are checked before the run, so a typo cannot cost a whole run's results.
-  const outputs = [...reports.map((r) => r.file), ...(values["write-baseline"] === undefined ? [] : [resolve(values["write-baseline"])])];
-  if (values["save-failures"] !== undefined) outputs.push(join(resolve(values["save-failures"]), "fixture.json"));
-  for (const file of outputs) {
-    try {
-      accessSync(dirname(file), constants.W_OK);
-    } catch {
-      throw new KitError("PS_REPORT_UNWRITABLE", `${file}: the folder ${dirname(file)} does not exist or is not writable`);
-    }
+  checkWritable([
+    ...reports.map((r) => r.file),
+    ...(baselineFile === undefined ? [] : [resolve(baselineFile)]),
+    ...(saveDir === undefined ? [] : [join(resolve(saveDir), "fixture.json")]),
+  ]);
+  if (values.seed !== undefined && !/^\d+$/.test(values.seed)) {
+    throw new KitError("PS_USAGE", `--seed must be a non-negative integer, got ${JSON.stringify(values.seed)}`);
   }
-  if (values.seed !== undefined && !/^\d+$/.test(values.seed)) throw new KitError("PS_USAGE", `--seed must be a non-negative integer, got ${JSON.stringify(values.seed)}`);
+  const unique = values.unique ?? ["id"];
+  // Built inside the run's try below: a bad flag value still gets its error written into the reports.
+  const options = (): RunOptions => ({
+    target,
+    token,
+    spec: values.spec === undefined ? DEFAULT_SPEC : resolve(values.spec),
+    fixtures: values.fixtures === undefined ? DEFAULT_FIXTURES : resolve(values.fixtures),
+    only: (values.only ?? []).flatMap((v) => envList(v)),
+    skip: (values.skip ?? []).flatMap((v) => envList(v)),
+    seed: values.seed === undefined ? undefined : BigInt(values.seed),
+    generate:
+      values.generate === undefined
+        ? undefined
+        : {
+            count: integerFlag("generate", values.generate, 100, 1, 100_000),
+            maxTimeMs: integerFlag("max-time", values["max-time"], 60_000, 1_000, 3_600_000),
+            unique,
+          },
+    noFixtures: values["no-fixtures"] === true,
+    strict: values.strict === true,
+    baseline: values.baseline === undefined ? undefined : loadBaseline(values.baseline),
+    // Floors and caps keep a run meaningful and its memory bounded (concurrency x read cap).
+    timeoutMs: integerFlag("timeout", values.timeout, RUN_DEFAULTS.timeoutMs, 100, 600_000),
+    concurrency: integerFlag("concurrency", values.concurrency, RUN_DEFAULTS.concurrency, 1, 64),
+    maxResponseBytes: integerFlag(
+      "max-response-bytes",
+      values["max-response-bytes"],
+      RUN_DEFAULTS.maxResponseBytes,
+      65_536,
+      64 * 1024 * 1024,
+    ),
+    caFile: values.ca,
+    insecure: values.insecure === true,
+  });
 
   const redact = createRedactor([token]);
   const out = (line: string): void => io.out(redact(line));
   const color = io.isTty && io.env.NO_COLOR === undefined;
-  const onConsole = consoleReporter(out, { color, verbose: values.verbose === true });
-  let finished: { summary: RunSummary; results: Parameters<typeof jsonReport>[1] } | undefined;
-  const onEvent = (event: RunEvent): void => {
-    onConsole(event);
-    if (event.type === "run-finished") finished = { summary: event.summary, results: event.results };
-  };
-
+  let run: Awaited<ReturnType<typeof runConformance>>;
   try {
-    await runConformance(
-      {
-        target,
-        token,
-        spec: values.spec === undefined ? DEFAULT_SPEC : resolve(values.spec),
-        fixtures: values.fixtures === undefined ? DEFAULT_FIXTURES : resolve(values.fixtures),
-        only: (values.only ?? []).flatMap((v) => envList(v)),
-        skip: (values.skip ?? []).flatMap((v) => envList(v)),
-        seed: values.seed === undefined ? undefined : BigInt(values.seed),
-        generate:
-          values.generate === undefined
-            ? undefined
-            : {
-                count: integerFlag("generate", values.generate, 100, 1, 100_000),
-                maxTimeMs: integerFlag("max-time", values["max-time"], 60_000, 1_000, 3_600_000),
-                unique: values.unique ?? ["id"],
-              },
-        noFixtures: values["no-fixtures"] === true,
-        strict: values.strict === true,
-        baseline: values.baseline === undefined ? undefined : loadBaseline(values.baseline),
-        // Floors and caps keep a run meaningful and its memory bounded (concurrency x read cap).
-        timeoutMs: integerFlag("timeout", values.timeout, RUN_DEFAULTS.timeoutMs, 100, 600_000),
-        concurrency: integerFlag("concurrency", values.concurrency, RUN_DEFAULTS.concurrency, 1, 64),
-        maxResponseBytes: integerFlag("max-response-bytes", values["max-response-bytes"], RUN_DEFAULTS.maxResponseBytes, 65_536, 64 * 1024 * 1024),
-        caFile: values.ca,
-        insecure: values.insecure === true,
-      },
-      onEvent,
-    );
+    run = await runConformance(options(), consoleReporter(out, { color, verbose: values.verbose === true }));
   } catch (error) {
     // Reports still say why the run could not be judged, so CI shows the reason where it looks.
-    if (error instanceof KitError) for (const r of reports) writeFileAtomic(r.file, redact(errorReport(r.format, error)));
+    if (error instanceof KitError) writeErrorReports(reports, error, redact);
     throw error;
   }
-  const { summary, results } = finished as NonNullable<typeof finished>;
-  for (const r of reports) writeFileAtomic(r.file, redact(r.format === "json" ? jsonReport(summary, results) : junitReport(summary, results)));
-  if (values["save-failures"] !== undefined) {
-    for (const r of results) {
-      if (r.generated === undefined || r.outcome !== "fail") continue;
-      // Fixture ids are lower-case (fixture.schema.json); operationIds need not be.
-      const id = `${r.fixture}-${summary.seed}`.toLowerCase().replace(/[^a-z0-9.-]/g, "-");
-      const fixture = {
-        id,
-        description: `Saved from a generated run (seed ${summary.seed}): ${r.description}`,
-        operation: r.operation,
-        steps: [{ request: savedRequest(r.generated.body, values.unique ?? ["id"]), expect: r.generated.polarity === "positive" ? { kind: "valid", refusable: true } : { kind: "invalid" } }],
-      };
-      const file = join(resolve(values["save-failures"]), `${id}.json`);
-      writeFileAtomic(file, JSON.stringify(fixture, null, 2) + "\n");
-      out(`saved ${file}`);
+  const { summary, results } = run;
+  writeReports(reports, summary, results, redact);
+  if (saveDir !== undefined) {
+    for (const fixture of savedFixtures(results, summary.seed, unique)) {
+      out(`saved ${writeSavedFixture(saveDir, fixture)}`);
     }
   }
-  if (values["write-baseline"] !== undefined) {
-    const deviations = results.flatMap((r) =>
-      [...new Map(r.steps.flatMap((s) => s.findings.filter((f) => f.counts || f.known).map((f) => [f.check, { fixture: r.fixture, check: f.check, reason: f.message }] as const))).values()],
-    );
-    writeFileAtomic(values["write-baseline"], redact(JSON.stringify({ description: `known deviations of ${summary.target}`, deviations }, null, 2) + "\n"));
-    out(`baseline with ${deviations.length} deviations written to ${values["write-baseline"]}`);
+  if (baselineFile !== undefined) {
+    const baseline = baselineFromResults(results, summary.target);
+    writeBaseline(baselineFile, baseline, redact);
+    out(`baseline with ${baseline.deviations.length} deviations written to ${baselineFile}`);
   }
   return summary.exitCode;
 }
 
-function parseReportFlag(value: string): { format: "json" | "junit"; file: string } {
+function parseReportFlag(value: string): ReportFile {
   const m = /^(json|junit)=(.+)$/.exec(value);
   if (m === null) throw new KitError("PS_USAGE", `--report ${JSON.stringify(value)} must be json=FILE or junit=FILE`);
   return { format: m[1] as "json" | "junit", file: resolve(m[2] as string) };
-}
-
-function errorReport(format: "json" | "junit", error: KitError): string {
-  if (format === "json") return JSON.stringify({ tool: "plantstore-kit conformance", format: 1, error: { code: error.code, message: error.message } }, null, 2) + "\n";
-  const msg = `${error.code}: ${error.message}`.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="plantstore conformance" tests="1" failures="0" errors="1">\n  <testsuite name="conformance" tests="1" failures="0" errors="1">\n    <testcase classname="conformance" name="run"><error message="${msg}" type="${error.code}"/></testcase>\n  </testsuite>\n</testsuites>\n`;
 }

@@ -1,5 +1,6 @@
 import { DEFAULT_HTTP_OPTIONS, DEFAULT_MAX_PLANTS, DEV_TOKEN, startReferenceServer } from "../server/index.js";
-import { envList, integerFlag, parseFlags, shellQuote } from "./args.js";
+import { shellQuote } from "../shell.js";
+import { envList, integerFlag, parseFlags } from "./args.js";
 import { onShutdown, type Io } from "./io.js";
 
 export const SERVE_HELP = `Usage: plantstore serve [options]

@@ -1,0 +1,68 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { tempDir } from "../test/temp-dir.js";
+import { baselineFromResults, loadBaseline, writeBaseline } from "./baseline.js";
+import type { Severity } from "./checks.js";
+import { createRedactor } from "./redact.js";
+import type { CaseResult, ReportedFinding } from "./results.js";
+
+const found = (
+  check: ReportedFinding["check"],
+  severity: Severity,
+  known: boolean,
+  counts: boolean,
+  message: string = check,
+): ReportedFinding => ({ check, severity, message, expected: "", received: "", rule: "", known, counts });
+const result = (fixture: string, ...steps: ReportedFinding[][]): CaseResult => ({
+  fixture,
+  description: "",
+  file: "",
+  operation: "createPlant",
+  outcome: "fail",
+  steps: steps.map((findings, index) => ({
+    index,
+    request: { method: "POST", url: "", headers: {}, body: "" },
+    response: undefined,
+    transportFailure: undefined,
+    durationMs: 0,
+    findings,
+    curl: undefined,
+  })),
+  error: undefined,
+  durationMs: 0,
+});
+
+describe("baselineFromResults", () => {
+  it("lists each counted or known finding once per fixture and check, and nothing else", () => {
+    const results = [
+      result(
+        "a",
+        [found("status.no-5xx", "failure", false, true, "first"), found("status.undocumented", "note", false, false)],
+        [found("status.no-5xx", "failure", false, true, "second"), found("auth.challenge", "warning", false, false)],
+      ),
+      result("b", [found("auth.challenge", "warning", true, false)]),
+      result("c", [found("auth.challenge", "warning", false, true)]),
+    ];
+    expect(baselineFromResults(results, "http://t")).toEqual({
+      description: "known deviations of http://t",
+      deviations: [
+        { fixture: "a", check: "status.no-5xx", reason: "second" },
+        { fixture: "b", check: "auth.challenge", reason: "auth.challenge" },
+        { fixture: "c", check: "auth.challenge", reason: "auth.challenge" },
+      ],
+    });
+  });
+});
+
+describe("writeBaseline", () => {
+  it("writes a file loadBaseline reads back, with the token masked", () => {
+    const file = join(tempDir("plantstore-baseline-"), "baseline.json");
+    const results = [result("a", [found("status.no-5xx", "failure", false, true, "echoed tok-s3cret")])];
+    writeBaseline(file, baselineFromResults(results, "http://t"), createRedactor(["tok-s3cret"]));
+    expect(readFileSync(file, "utf8")).not.toContain("tok-s3cret");
+    expect(readFileSync(file, "utf8").endsWith("}\n")).toBe(true);
+    const reason = "echoed [REDACTED]";
+    expect(loadBaseline(file).deviations).toEqual([{ fixture: "a", check: "status.no-5xx", reason }]);
+  });
+});

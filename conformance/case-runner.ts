@@ -1,0 +1,138 @@
+import type { TimeoutBreaker } from "./breaker.js";
+import { judge, preview, type CheckId, type Finding } from "./checks.js";
+import { curlFor } from "./curl.js";
+import { prepareRequest, type Fixture, type PreparedRequest, type Secrets } from "./fixtures.js";
+import type { Random } from "./fresh.js";
+import { joinUrl, type ExchangeResult, type HttpClient } from "./http-client.js";
+import type { Redactor } from "./redact.js";
+import type { CaseResult, ReportedFinding, StepResult } from "./results.js";
+import { caseOutcome, type Classify } from "./verdict.js";
+
+/** Answers that say "no room now" (RFC 6585 section 4, RFC 9110 section 15.6.4, RFC 4918 section 11.5). */
+const CAPACITY = new Set([429, 503, 507]);
+
+/** What every case of a run shares. */
+export interface CaseContext {
+  readonly client: HttpClient;
+  readonly base: URL;
+  /** The spec's location as rules cite it. */
+  readonly specSource: string;
+  readonly secrets: Secrets;
+  readonly redact: Redactor;
+  /** Shared by every case: once the target has stopped answering, no case sends anything more. */
+  readonly breaker: TimeoutBreaker;
+  readonly classify: Classify;
+  readonly checkFilter: ((id: CheckId) => boolean) | undefined;
+}
+
+/** Runs one case; its fresh values come from its own stream. */
+export type CaseRunner = (fixture: Fixture, stream: Random) => Promise<CaseResult>;
+
+/**
+ * The case runner: each step is prepared, sent unless the breaker is open, judged by the checks and
+ * classified by the verdict, with every piece of evidence redacted. A step without an answer ends the
+ * case, since later steps build on it.
+ */
+export function createCaseRunner(ctx: CaseContext): CaseRunner {
+  return async (fixture, stream) => {
+    const started = performance.now();
+    const fresh = new Map<string, bigint | string>();
+    const steps: StepResult[] = [];
+    const statuses: (number | undefined)[] = [];
+    let error: string | undefined;
+    for (let s = 0; s < fixture.steps.length; s++) {
+      const prepared = prepareRequest(fixture, s, fresh, stream, ctx.secrets);
+      if (ctx.breaker.open) {
+        // Not judged: nothing was sent, so there is no evidence for or against the target.
+        const result = ctx.breaker.notSent();
+        steps.push(stepResult(ctx, s, prepared, result, []));
+        error = result.failure.message;
+        break;
+      }
+      const result = await ctx.client.exchange(ctx.base, prepared);
+      ctx.breaker.record(result);
+      if (result.ok && CAPACITY.has(result.response.status)) {
+        // Limits and quotas are not shown by the contract: a refusal for capacity is not judged.
+        steps.push(stepResult(ctx, s, prepared, result, []));
+        const advice = "lower --concurrency, or give the target room";
+        error = `the target refused for capacity (${result.response.status}); the case could not be judged: ${advice}`;
+        break;
+      }
+      const expect = fixture.steps[s]!.expect;
+      const context = { operation: fixture.operation, specSource: ctx.specSource, expect, result, redact: ctx.redact };
+      const findings = judge({ ...context, earlierStatuses: statuses }, ctx.checkFilter).map((f) =>
+        ctx.classify(fixture.id, redactFinding(f, ctx.redact)),
+      );
+      statuses.push(result.ok ? result.response.status : undefined);
+      steps.push(stepResult(ctx, s, prepared, result, findings));
+      if (!result.ok) {
+        // The harness could not reach the target; any other transport failure is the target's (response.received).
+        const harnessSide = result.failure.kind === "unreachable" || result.failure.kind === "tls";
+        if (harnessSide) error = ctx.redact(result.failure.message);
+        break; // later steps build on this one
+      }
+    }
+    return {
+      fixture: fixture.id,
+      description: fixture.description,
+      file: fixture.file,
+      operation: fixture.operationId,
+      outcome: caseOutcome(error, steps.flatMap((st) => st.findings)),
+      steps,
+      error,
+      durationMs: performance.now() - started,
+    };
+  };
+}
+
+/** A bug of the harness in one case makes that case an error, never a crash of the run. */
+export function guarded(runCase: CaseRunner, redact: Redactor): CaseRunner {
+  return (fixture, stream) =>
+    runCase(fixture, stream).catch((error: unknown) => ({
+      fixture: fixture.id,
+      description: fixture.description,
+      file: fixture.file,
+      operation: fixture.operationId,
+      outcome: "error" as const,
+      steps: [],
+      error: redact(`the harness failed on this case: ${error instanceof Error ? error.message : String(error)}`),
+      durationMs: 0,
+    }));
+}
+
+function stepResult(
+  ctx: CaseContext,
+  index: number,
+  prepared: PreparedRequest,
+  result: ExchangeResult,
+  findings: ReportedFinding[],
+): StepResult {
+  const { base, redact } = ctx;
+  const maskHeaders = (h: Readonly<Record<string, string>>): Record<string, string> =>
+    Object.fromEntries(Object.entries(h).map(([k, v]) => [redact(k), redact(v)]));
+  return {
+    index,
+    request: {
+      method: prepared.method,
+      url: redact(joinUrl(base, prepared.path)),
+      headers: maskHeaders(prepared.headers),
+      body: preview(prepared.body, 500, redact),
+    },
+    response: result.ok
+      ? {
+          status: result.response.status,
+          headers: maskHeaders(result.response.headers),
+          body: preview(result.response.body, 500, redact),
+        }
+      : undefined,
+    transportFailure: result.ok ? undefined : redact(result.failure.message),
+    durationMs: result.durationMs,
+    findings,
+    // Reproductions are written for steps that have something to reproduce.
+    curl: findings.some((f) => f.severity !== "note") ? redact(curlFor(base, prepared, ctx.secrets.token)) : undefined,
+  };
+}
+
+function redactFinding(f: Finding, redact: Redactor): Finding {
+  return { ...f, message: redact(f.message), expected: redact(f.expected), received: redact(f.received) };
+}

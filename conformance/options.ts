@@ -1,0 +1,48 @@
+import type { Contract } from "../src/contract/index.js";
+import type { Baseline } from "./baseline.js";
+
+// What a run is asked to do. The CLI turns flags into these; the library reads nothing else.
+
+export interface RunOptions {
+  readonly target: string;
+  readonly token: string;
+  readonly spec?: string;
+  readonly fixtures?: string;
+  /** A contract already loaded (the spec is then not read again). */
+  readonly contract?: Contract;
+  readonly timeoutMs?: number;
+  readonly concurrency?: number;
+  readonly maxResponseBytes?: number;
+  /** Fixture or check ids (`*` matches any run of characters) to run alone, or to leave out. */
+  readonly only?: readonly string[];
+  readonly skip?: readonly string[];
+  /** Warnings count as failures. */
+  readonly strict?: boolean;
+  readonly baseline?: Baseline;
+  readonly seed?: bigint;
+  readonly caFile?: string;
+  readonly insecure?: boolean;
+  /** After this many timeouts in a row the target is taken as stopped, and the rest is not sent. */
+  readonly timeoutsBeforeGivingUp?: number;
+  /** Cases generated from the request schemas, beyond the fixtures. */
+  readonly generate?: GenerateOptions;
+  /** Run no fixture (with generate: generated cases only). */
+  readonly noFixtures?: boolean;
+}
+
+export interface GenerateOptions {
+  /** Generated bodies per operation and polarity (positive, negative). */
+  readonly count: number;
+  /** Time the generated part may take, shrinking included. */
+  readonly maxTimeMs?: number;
+  /** Properties whose values must be unique on a stateful server; made fresh for each run. */
+  readonly unique?: readonly string[];
+}
+
+/** Limits a run takes when not told otherwise; the CLI's --help prints them. */
+export const RUN_DEFAULTS = {
+  timeoutMs: 5_000,
+  concurrency: 4,
+  maxResponseBytes: 4 * 1024 * 1024,
+  timeoutsBeforeGivingUp: 3,
+} as const;

@@ -1,0 +1,88 @@
+import type { Finding } from "./checks.js";
+
+// What a run produces, as data: every module of the harness and every reporter speaks these types,
+// and none of them needs to import the module that runs cases to do so.
+
+export type Outcome = "pass" | "fail" | "known" | "error";
+
+/** A finding as reported: counted or not, known to the baseline or not. */
+export interface ReportedFinding extends Finding {
+  /** Listed in the baseline: shown, but not counted. */
+  readonly known: boolean;
+  /** Counts toward exit code 1: a failure, or a warning under --strict, not known. */
+  readonly counts: boolean;
+}
+
+export interface StepResult {
+  readonly index: number;
+  readonly request: {
+    readonly method: string;
+    readonly url: string;
+    readonly headers: Readonly<Record<string, string>>;
+    readonly body: string;
+  };
+  readonly response:
+    | { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: string }
+    | undefined;
+  readonly transportFailure: string | undefined;
+  readonly durationMs: number;
+  readonly findings: readonly ReportedFinding[];
+  /**
+   * A command that sends the same request again (for steps with a failure or warning); the token
+   * appears as $PLANTSTORE_TOKEN.
+   */
+  readonly curl: string | undefined;
+}
+
+export interface CaseResult {
+  readonly fixture: string;
+  readonly description: string;
+  readonly file: string;
+  readonly operation: string;
+  readonly outcome: Outcome;
+  readonly steps: readonly StepResult[];
+  /** Why the case is an error (the harness could not judge it), when it is one. */
+  readonly error: string | undefined;
+  readonly durationMs: number;
+  /** For a failing generated case: the smallest failing body, exactly, and the rule a negative breaks. */
+  readonly generated?: {
+    readonly polarity: "positive" | "negative";
+    readonly body: string;
+    readonly reason: string | undefined;
+  };
+}
+
+export interface RunSummary {
+  readonly target: string;
+  readonly spec: string;
+  readonly seed: string;
+  readonly total: number;
+  readonly passed: number;
+  readonly failed: number;
+  readonly known: number;
+  readonly errors: number;
+  readonly failures: number;
+  readonly warnings: number;
+  readonly notes: number;
+  /** Baseline entries that did not occur: the deviation may be fixed. */
+  readonly staleBaseline: readonly { fixture: string; check: string }[];
+  readonly strict: boolean;
+  readonly durationMs: number;
+  /** Why the run as a whole could not judge the target, when it could not. */
+  readonly runError: string | undefined;
+  /** Advice drawn from the whole run (for example: the token seems wrong). */
+  readonly hints: readonly string[];
+  /** 0: no counted findings; 1: counted findings; 2: the run could not be completed. */
+  readonly exitCode: 0 | 1 | 2;
+}
+
+export type RunEvent =
+  | {
+      readonly type: "run-started";
+      readonly target: string;
+      readonly spec: string;
+      readonly seed: string;
+      readonly total: number;
+    }
+  | { readonly type: "case-finished"; readonly result: CaseResult; readonly index: number; readonly total: number }
+  | { readonly type: "run-finished"; readonly summary: RunSummary; readonly results: readonly CaseResult[] };

@@ -1,0 +1,39 @@
+import { KitError } from "../src/errors.js";
+
+/** Checks --target: an http(s) URL without user:password; query and fragment dropped. */
+export function parseTarget(target: string): URL {
+  let url: URL;
+  try {
+    url = new URL(target);
+  } catch {
+    const example = "for example http://127.0.0.1:4010";
+    throw new KitError("PS_USAGE", `--target ${JSON.stringify(target)} is not a URL (${example})`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new KitError("PS_USAGE", `--target must be http or https, got ${url.protocol}`);
+  }
+  if (url.username !== "" || url.password !== "") {
+    throw new KitError(
+      "PS_USAGE",
+      "--target must not carry user:password (it would be printed in reproductions); pass credentials with --token",
+    );
+  }
+  url.search = "";
+  url.hash = "";
+  return url;
+}
+
+/** Checks --token: a header value carries visible ASCII only (RFC 9110 section 5.5); nothing else can be sent. */
+export function checkToken(token: string): void {
+  if (!/^[\x21-\x7e]+$/.test(token)) {
+    throw new KitError("PS_USAGE", "--token must be visible ASCII characters without spaces");
+  }
+}
+
+/** The target as shown in reports: without any user:password part. */
+export function displayUrl(url: URL): string {
+  const u = new URL(url.href);
+  u.username = "";
+  u.password = "";
+  return u.href.replace(/\/$/, "");
+}

@@ -1,0 +1,129 @@
+import { describe, expect, it } from "vitest";
+import type { Finding, Severity } from "./checks.js";
+import { MASK } from "./redact.js";
+import type { CaseResult, ReportedFinding, StepResult } from "./results.js";
+import { caseOutcome, classifier, summarize, type SummaryInput } from "./verdict.js";
+
+const finding = (severity: Severity, check: Finding["check"] = "status.no-5xx"): Finding => ({
+  check,
+  severity,
+  message: "m",
+  expected: "e",
+  received: "r",
+  rule: "spec#/x",
+});
+const baseline = { deviations: [{ fixture: "known-case", check: "status.no-5xx" }] };
+
+describe("classifier: a finding against the baseline and --strict", () => {
+  it.each([
+    ["failure", false, "some-case", { known: false, counts: true }],
+    ["warning", false, "some-case", { known: false, counts: false }],
+    ["warning", true, "some-case", { known: false, counts: true }],
+    ["note", true, "some-case", { known: false, counts: false }],
+    ["failure", false, "known-case", { known: true, counts: false }],
+    ["warning", true, "known-case", { known: true, counts: false }],
+  ] as const)("a %s (strict: %s) on %s is %j", (severity, strict, fixture, expected) => {
+    const reported = classifier(baseline, strict)(fixture, finding(severity));
+    expect(reported).toEqual({ ...finding(severity), ...expected });
+  });
+});
+
+const reported = (severity: Severity, known: boolean, counts: boolean): ReportedFinding => ({
+  ...finding(severity),
+  known,
+  counts,
+});
+
+describe("caseOutcome", () => {
+  it.each([
+    ["no finding", undefined, [], "pass"],
+    ["a note", undefined, [reported("note", false, false)], "pass"],
+    ["an uncounted warning", undefined, [reported("warning", false, false)], "pass"],
+    ["a counted failure", undefined, [reported("failure", false, true)], "fail"],
+    ["a known failure", undefined, [reported("failure", true, false)], "known"],
+    ["a known note only", undefined, [reported("note", true, false)], "pass"],
+    ["known and counted", undefined, [reported("failure", true, false), reported("failure", false, true)], "fail"],
+    ["an error, whatever else", "could not judge", [reported("failure", false, true)], "error"],
+  ] as const)("%s: %s", (_name, error, findings, outcome) => {
+    expect(caseOutcome(error, findings)).toBe(outcome);
+  });
+});
+
+const step = (
+  status: number | undefined,
+  findings: ReportedFinding[] = [],
+  authorization = `Bearer ${MASK}`,
+): StepResult => ({
+  index: 0,
+  request: { method: "POST", url: "http://t/plants", headers: { authorization }, body: "{}" },
+  response: status === undefined ? undefined : { status, headers: {}, body: "" },
+  transportFailure: status === undefined ? "timeout" : undefined,
+  durationMs: 1,
+  findings,
+  curl: undefined,
+});
+const result = (fixture: string, outcome: CaseResult["outcome"], steps: StepResult[]): CaseResult => ({
+  fixture,
+  description: "",
+  file: `${fixture}.json`,
+  operation: "createPlant",
+  outcome,
+  steps,
+  error: outcome === "error" ? "could not judge" : undefined,
+  durationMs: 1,
+});
+const input: SummaryInput = {
+  target: "http://t",
+  spec: "spec.yaml",
+  seed: "1",
+  strict: false,
+  baseline: undefined,
+  ran: ["a", "b"],
+  loaded: ["a", "b", "c"],
+  durationMs: 5,
+};
+
+describe("summarize", () => {
+  it.each([
+    ["every case passed", [result("a", "pass", [step(200)])], 0],
+    ["a known deviation only", [result("a", "known", [step(500, [reported("failure", true, false)])])], 0],
+    ["a failed case", [result("a", "pass", [step(200)]), result("b", "fail", [step(500)])], 1],
+    ["a case that could not be judged", [result("a", "fail", [step(500)]), result("b", "error", [step(200)])], 2],
+    ["no HTTP answer at all", [result("a", "fail", [step(undefined)])], 2],
+  ] as const)("%s: exit %s", (_name, results, exitCode) => {
+    expect(summarize(results, input).exitCode).toBe(exitCode);
+  });
+
+  it("counts outcomes and findings, and names the run error when nothing answered", () => {
+    const summary = summarize([result("a", "fail", [step(undefined, [reported("failure", false, true)])])], input);
+    expect(summary).toMatchObject({ total: 1, passed: 0, failed: 1, known: 0, errors: 0, failures: 1, warnings: 0 });
+    expect(summary.runError).toBe("the target gave no HTTP answer to any request (first failure: timeout)");
+  });
+
+  it("lists baseline entries that did not occur, leaving out fixtures --only/--skip did not run", () => {
+    const deviations = [
+      { fixture: "a", check: "status.no-5xx" }, // ran, deviated: not stale
+      { fixture: "b", check: "status.no-5xx" }, // ran, did not deviate: stale
+      { fixture: "c", check: "status.no-5xx" }, // loaded, not run: not judged
+      { fixture: "gone", check: "status.no-5xx" }, // no such fixture: stale
+    ];
+    const results = [
+      result("a", "known", [step(500, [reported("failure", true, false)])]),
+      result("b", "pass", [step(200)]),
+    ];
+    expect(summarize(results, { ...input, baseline: { deviations } }).staleBaseline).toEqual([
+      { fixture: "b", check: "status.no-5xx" },
+      { fixture: "gone", check: "status.no-5xx" },
+    ]);
+  });
+
+  it.each([
+    ["every request with the token got 401", [step(401), step(401)], [
+      "every request carrying the token got 401: is --token right for this target?",
+    ]],
+    ["one request with the token got 200", [step(401), step(200)], []],
+    ["only requests without the token got 401", [step(401, [], "Bearer wrong")], []],
+  ] as const)("hints: %s", (_name, steps, hints) => {
+    expect(summarize([result("a", "fail", [...steps])], input).hints).toEqual(hints);
+  });
+});

@@ -1,0 +1,105 @@
+import { baselineKey, type Baseline } from "./baseline.js";
+import type { Finding } from "./checks.js";
+import { MASK } from "./redact.js";
+import type { CaseResult, Outcome, ReportedFinding, RunSummary, StepResult } from "./results.js";
+
+/** Turns a finding of a fixture into a reported one: known to the baseline, counted, or neither. */
+export type Classify = (fixture: string, finding: Finding) => ReportedFinding;
+
+/**
+ * The classification of findings against the baseline and --strict: a finding the baseline lists is
+ * known (shown, not counted); otherwise a failure counts, and a warning counts under --strict.
+ */
+export function classifier(baseline: Baseline | undefined, strict: boolean): Classify {
+  const known = new Set((baseline?.deviations ?? []).map((d) => baselineKey(d.fixture, d.check)));
+  return (fixture, finding) => {
+    const isKnown = known.has(baselineKey(fixture, finding.check));
+    const counted = finding.severity === "failure" || (strict && finding.severity === "warning");
+    return { ...finding, known: isKnown, counts: !isKnown && counted };
+  };
+}
+
+/** A case's outcome: an error when it could not be judged, else fail, known or pass by its findings. */
+export function caseOutcome(error: string | undefined, findings: readonly ReportedFinding[]): Outcome {
+  if (error !== undefined) return "error";
+  if (findings.some((f) => f.counts)) return "fail";
+  return findings.some((f) => f.known && (f.severity === "failure" || f.severity === "warning")) ? "known" : "pass";
+}
+
+/** What the summary is made from, besides the results. */
+export interface SummaryInput {
+  readonly target: string;
+  readonly spec: string;
+  readonly seed: string;
+  readonly strict: boolean;
+  readonly baseline: Baseline | undefined;
+  /** Ids of the fixtures that ran, and of every fixture loaded (ran or left out by --only/--skip). */
+  readonly ran: readonly string[];
+  readonly loaded: readonly string[];
+  readonly durationMs: number;
+}
+
+/** The run's summary and exit code: 2 if anything could not be judged, else 1 if anything counts, else 0. */
+export function summarize(results: readonly CaseResult[], input: SummaryInput): RunSummary {
+  const findings = results.flatMap((r) => r.steps.flatMap((s) => s.findings));
+  const count = (o: Outcome): number => results.filter((r) => r.outcome === o).length;
+  const steps = results.flatMap((r) => r.steps);
+  const runError = noAnswerAtAll(steps);
+  return {
+    target: input.target,
+    spec: input.spec,
+    seed: input.seed,
+    total: results.length,
+    passed: count("pass"),
+    failed: count("fail"),
+    known: count("known"),
+    errors: count("error"),
+    failures: findings.filter((f) => f.severity === "failure").length,
+    warnings: findings.filter((f) => f.severity === "warning").length,
+    notes: findings.filter((f) => f.severity === "note").length,
+    staleBaseline: staleEntries(results, input),
+    strict: input.strict,
+    durationMs: input.durationMs,
+    runError,
+    hints: hints(steps),
+    exitCode: runError !== undefined || count("error") > 0 ? 2 : count("fail") > 0 ? 1 : 0,
+  };
+}
+
+/**
+ * Baseline entries that did not occur. An entry naming a fixture that ran but did not deviate, or a
+ * fixture that does not exist (a typo, a renamed file), is stale; entries for fixtures left out by
+ * --only/--skip are not judged.
+ */
+function staleEntries(results: readonly CaseResult[], input: SummaryInput): { fixture: string; check: string }[] {
+  const ran = new Set(input.ran);
+  const loaded = new Set(input.loaded);
+  const seen = new Set(
+    results.flatMap((r) =>
+      r.steps.flatMap((s) => s.findings.filter((f) => f.known).map((f) => baselineKey(r.fixture, f.check))),
+    ),
+  );
+  return (input.baseline?.deviations ?? [])
+    .filter((d) => (ran.has(d.fixture) && !seen.has(baselineKey(d.fixture, d.check))) || !loaded.has(d.fixture))
+    .map(({ fixture, check }) => ({ fixture, check }));
+}
+
+/**
+ * Nothing came back as HTTP (a TLS port spoken to in plain HTTP, a server that resets everything):
+ * there is nothing to judge, and the run says so instead of listing every case as a failure.
+ */
+function noAnswerAtAll(steps: readonly StepResult[]): string | undefined {
+  if (steps.length === 0 || steps.some((st) => st.response !== undefined)) return undefined;
+  return `the target gave no HTTP answer to any request (first failure: ${steps[0]?.transportFailure ?? "unknown"})`;
+}
+
+/** Advice drawn from the whole run. */
+function hints(steps: readonly StepResult[]): string[] {
+  const statuses = steps
+    .filter((st) => st.request.headers.authorization?.includes(MASK) === true)
+    .flatMap((st) => (st.response === undefined ? [] : [st.response.status]));
+  if (statuses.length > 0 && statuses.every((s) => s === 401 || s === 403)) {
+    return [`every request carrying the token got ${statuses[0]}: is --token right for this target?`];
+  }
+  return [];
+}

@@ -1,0 +1,197 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, sep } from "node:path";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+import { KIT_ROOT } from "../src/paths.js";
+
+// The kit's layers point one way: the CLI over the library (harness, server, mock), the harness and
+// the server over the contract. This reads every source file (tests left out), builds the graph of
+// relative imports and fails on an import cycle or an import against the layers, naming the files.
+
+/** Module graph: a file (kit-relative, `/`-separated) to the kit's .ts files it imports. */
+type Graph = ReadonlyMap<string, readonly string[]>;
+
+interface Rule {
+  readonly from: string;
+  readonly to: string;
+  readonly why: string;
+}
+
+const CLI_ON_TOP = "the CLI turns flags into options and events into output; the library never needs it";
+const CONTRACT_BELOW = "the contract is shared by the server and the harness, and knows neither";
+const RULES: readonly Rule[] = [
+  { from: "conformance/", to: "src/cli/", why: CLI_ON_TOP },
+  { from: "src/contract/", to: "src/cli/", why: CLI_ON_TOP },
+  { from: "src/server/", to: "src/cli/", why: CLI_ON_TOP },
+  { from: "src/mock/", to: "src/cli/", why: CLI_ON_TOP },
+  { from: "src/contract/", to: "src/server/", why: CONTRACT_BELOW },
+  { from: "src/contract/", to: "conformance/", why: CONTRACT_BELOW },
+  { from: "conformance/", to: "src/server/", why: "the harness judges any target; it needs no reference server" },
+  { from: "src/server/", to: "conformance/", why: "the reference server is one target of many; it knows no harness" },
+];
+
+/** Relative module specifiers of a source text: imports, `import type`, re-exports and `import()`. */
+function relativeImports(text: string): string[] {
+  // TypeScript's own scanner: comments and strings that merely look like imports are not taken for them.
+  const { importedFiles } = ts.preProcessFile(text, true, true);
+  return importedFiles.map((f) => f.fileName).filter((name) => name.startsWith("./") || name.startsWith("../"));
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith(".ts") && !entry.name.endsWith(".test.ts") ? [path] : [];
+  });
+}
+
+/** The kit's import graph, and the imports that resolve to no file at all. */
+function kitGraph(): { graph: Graph; unresolved: string[] } {
+  const kitPath = (file: string): string => relative(KIT_ROOT, file).split(sep).join("/");
+  const graph = new Map<string, string[]>();
+  const unresolved: string[] = [];
+  for (const file of ["src", "conformance", "bench"].flatMap((root) => sourceFiles(join(KIT_ROOT, root)))) {
+    const edges: string[] = [];
+    for (const specifier of relativeImports(readFileSync(file, "utf8"))) {
+      const target = join(dirname(file), specifier);
+      const source = target.replace(/\.js$/, ".ts");
+      // Only .ts sources take part in cycles; a .cjs or .json leaf is checked to exist, nothing more.
+      if (existsSync(source) && source.endsWith(".ts")) edges.push(kitPath(source));
+      else if (!existsSync(target)) unresolved.push(`${kitPath(file)}: ${specifier}`);
+    }
+    graph.set(kitPath(file), edges);
+  }
+  return { graph, unresolved };
+}
+
+/** Every import cycle, one per strongly connected component, as `a -> b -> a` (Tarjan's algorithm). */
+function findCycles(graph: Graph): string[] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const components: string[][] = [];
+  const visit = (node: string): void => {
+    index.set(node, index.size);
+    low.set(node, index.get(node)!);
+    stack.push(node);
+    for (const next of graph.get(node) ?? []) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node)!, low.get(next)!));
+      } else if (stack.includes(next)) low.set(node, Math.min(low.get(node)!, index.get(next)!));
+    }
+    if (low.get(node) === index.get(node)) {
+      const component: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop()!;
+        component.push(member);
+      } while (member !== node);
+      components.push(component);
+    }
+  };
+  for (const node of [...graph.keys()].sort()) if (!index.has(node)) visit(node);
+  return components
+    .filter((c) => c.length > 1 || (graph.get(c[0]!) ?? []).includes(c[0]!))
+    .map((c) => cyclePath(graph, new Set(c)));
+}
+
+/** The shortest way round a component, from its first file back to it, by breadth-first search. */
+function cyclePath(graph: Graph, component: ReadonlySet<string>): string {
+  const start = [...component].sort()[0]!;
+  const cameFrom = new Map<string, string>();
+  const queue = [start];
+  for (let i = 0; i < queue.length; i++) {
+    const node = queue[i]!;
+    for (const next of graph.get(node) ?? []) {
+      if (!component.has(next)) continue;
+      if (next === start) {
+        const path: string[] = [];
+        for (let at = node; at !== start; at = cameFrom.get(at)!) path.unshift(at);
+        return [start, ...path, start].join(" -> ");
+      }
+      if (!cameFrom.has(next)) {
+        cameFrom.set(next, node);
+        queue.push(next);
+      }
+    }
+  }
+  return [...component].join(", ");
+}
+
+/** Every import against the layers, with the rule's reason. */
+function layerViolations(graph: Graph, rules: readonly Rule[]): string[] {
+  return [...graph].flatMap(([file, imports]) =>
+    imports.flatMap((target) =>
+      rules
+        .filter((r) => file.startsWith(r.from) && target.startsWith(r.to))
+        .map((r) => `${file} imports ${target}: ${r.why}`),
+    ),
+  );
+}
+
+describe("the extraction of imports", () => {
+  it.each([
+    ['import { a } from "./a.js";', ["./a.js"]],
+    ['import type { A } from "../x/a.js";', ["../x/a.js"]],
+    ['import {\n  a,\n  type B,\n} from "./a.js";', ["./a.js"]],
+    ['export { a } from "./a.js";\nexport type { B } from "./b.js";', ["./a.js", "./b.js"]],
+    ['export * from "./c.js";', ["./c.js"]],
+    ['const m = async () => (await import("./lazy.js")).m;', ["./lazy.js"]],
+    ['import "./side-effect.js";', ["./side-effect.js"]],
+    ['import { readFileSync } from "node:fs";\nimport fc from "fast-check";', []],
+    ['// import { a } from "./commented.js";\nconst s = \'import { b } from "./quoted.js"\';', []],
+  ])("%j imports %j", (text, expected) => {
+    expect(relativeImports(text)).toEqual(expected);
+  });
+});
+
+describe("the checks on a graph", () => {
+  const graph = (edges: Record<string, string[]>): Graph => new Map(Object.entries(edges));
+
+  it.each([
+    [{ "a.ts": ["b.ts"], "b.ts": ["c.ts"], "c.ts": [] }, []],
+    [{ "a.ts": ["b.ts"], "b.ts": ["a.ts"] }, ["a.ts -> b.ts -> a.ts"]],
+    [{ "a.ts": ["a.ts"] }, ["a.ts -> a.ts"]],
+    [{ "x.ts": ["b.ts"], "b.ts": ["c.ts"], "c.ts": ["d.ts", "b.ts"], "d.ts": ["b.ts"] }, ["b.ts -> c.ts -> b.ts"]],
+    [
+      { "a.ts": ["b.ts"], "b.ts": ["a.ts"], "c.ts": ["d.ts"], "d.ts": ["c.ts"] },
+      ["a.ts -> b.ts -> a.ts", "c.ts -> d.ts -> c.ts"],
+    ],
+  ])("cycles of %j: %j", (edges, expected) => {
+    expect(findCycles(graph(edges)).sort()).toEqual(expected);
+  });
+
+  it.each([
+    ["conformance/curl.ts", "src/cli/args.ts", true],
+    ["src/contract/contract.ts", "src/server/core.ts", true],
+    ["src/contract/contract.ts", "conformance/checks.ts", true],
+    ["src/server/core.ts", "src/cli/io.ts", true],
+    ["src/cli/conformance.ts", "conformance/index.ts", false],
+    ["conformance/checks.ts", "src/contract/index.ts", false],
+    ["src/server/core.ts", "src/contract/portable.ts", false],
+  ])("%s importing %s breaks a layer: %s", (from, to, breaks) => {
+    expect(layerViolations(graph({ [from]: [to] }), RULES)).toHaveLength(breaks ? 1 : 0);
+  });
+});
+
+describe("the kit's own imports", () => {
+  const { graph, unresolved } = kitGraph();
+
+  it("all resolve to a file, and include the imports this test relies on seeing", () => {
+    expect(unresolved).toEqual([]);
+    expect(graph.size).toBeGreaterThan(50);
+    // A dynamic import, a multi-line import and an `import type`: the graph would be blind without them.
+    expect(graph.get("src/cli/main.ts")).toContain("src/cli/conformance.ts");
+    expect(graph.get("src/cli/conformance.ts")).toContain("conformance/index.ts");
+    expect(graph.get("conformance/generated-run.ts")).toContain("conformance/results.ts");
+  });
+
+  it("form no cycle", () => {
+    expect(findCycles(graph)).toEqual([]);
+  });
+
+  it("point one way: the CLI over the library, the library over the contract", () => {
+    expect(layerViolations(graph, RULES)).toEqual([]);
+  });
+});
