@@ -4,6 +4,7 @@ import { DEFAULT_FIXTURES } from "../src/paths.js";
 import { CHECK_IDS, type CheckId } from "./checks.js";
 import { loadFixtures, type Fixture } from "./fixtures.js";
 import type { RunOptions } from "./options.js";
+import { escapeRegExp } from "../src/regexp.js";
 
 /** Which fixtures and checks run: --only and --skip applied. */
 export interface Selection {
@@ -50,7 +51,7 @@ export function planCases(contract: Contract, options: RunOptions): CasePlan {
 
 /** A pattern with `*` wildcards as an anchored regular expression; everything else is literal. */
 const toRegex = (pattern: string): RegExp =>
-  new RegExp(`^${pattern.split("*").map((p) => p.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`);
+  new RegExp(`^${pattern.split("*").map(escapeRegExp).join(".*")}$`);
 
 /**
  * Applies --only/--skip. A pattern that matches a fixture id selects fixtures; only a pattern that
