@@ -14,7 +14,12 @@ export interface HarnessResult {
   readonly startup: { readonly importMs: number; readonly loadContractMs: number; readonly loadFixturesMs: number };
   readonly generatedCases: number;
   /** Exchanges per second of the harness and of a raw undici loop sending the same requests. */
-  readonly throughput: readonly { readonly concurrency: number; readonly harness: number; readonly rawUndici: number; readonly ratio: number }[];
+  readonly throughput: readonly {
+    readonly concurrency: number;
+    readonly harness: number;
+    readonly rawUndici: number;
+    readonly ratio: number;
+  }[];
 }
 
 /** The raw loop, for comparison: the same requests through undici with nothing else around them. */
@@ -23,8 +28,13 @@ const BIN = join(KIT_ROOT, "dist", "src", "cli", "bin.js");
 function wallOfOneRun(url: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [BIN, "conformance", "--target", url], { stdio: "ignore", env: { ...process.env, PLANTSTORE_TOKEN: BENCH_TOKEN } });
-    child.once("exit", (code) => (code === 0 ? resolve(performance.now() - started) : reject(new Error(`conformance exited ${code}`))));
+    const child = spawn(process.execPath, [BIN, "conformance", "--target", url], {
+      stdio: "ignore",
+      env: { ...process.env, PLANTSTORE_TOKEN: BENCH_TOKEN },
+    });
+    child.once("exit", (code) =>
+      code === 0 ? resolve(performance.now() - started) : reject(new Error(`conformance exited ${code}`)),
+    );
   });
 }
 
@@ -33,7 +43,20 @@ function generatedFixtures(n: number): string {
   const dir = mkdtempSync(join(tmpdir(), "plantstore-bench-fixtures-"));
   for (let i = 0; i < n; i++) {
     const id = `generated-${String(i).padStart(5, "0")}`;
-    writeFileSync(join(dir, `${id}.json`), JSON.stringify({ id, description: "a valid create", operation: "createPlant", steps: [{ request: { body: { id: { $fresh: "id" }, name: `Generated ${i}`, tag: "fern" } }, expect: { kind: "valid" } }] }));
+    writeFileSync(
+      join(dir, `${id}.json`),
+      JSON.stringify({
+        id,
+        description: "a valid create",
+        operation: "createPlant",
+        steps: [
+          {
+            request: { body: { id: { $fresh: "id" }, name: `Generated ${i}`, tag: "fern" } },
+            expect: { kind: "valid" },
+          },
+        ],
+      }),
+    );
   }
   return dir;
 }
@@ -62,13 +85,18 @@ async function rawUndici(url: string, n: number, concurrency: number, firstId: n
 }
 
 /** The harness's own speed: a whole default run, its start-up, and its exchange rate against raw undici. */
-export async function benchHarness(o: { suiteRuns: number; generatedCases: number; rounds: number }, log: (line: string) => void): Promise<HarnessResult> {
+export async function benchHarness(
+  o: { suiteRuns: number; generatedCases: number; rounds: number },
+  log: (line: string) => void,
+): Promise<HarnessResult> {
   const target = await startTarget("reference");
   try {
     const walls: number[] = [];
     for (let i = 0; i < o.suiteRuns; i++) walls.push(await wallOfOneRun(target.url));
     log(`default suite, process start to exit: median ${median(walls).toFixed(0)} ms over ${walls.length} runs`);
-    const { stdout } = await promisify(execFile)(process.execPath, [join(KIT_ROOT, "dist", "bench", "startup-cost.js")]);
+    const { stdout } = await promisify(execFile)(process.execPath, [
+      join(KIT_ROOT, "dist", "bench", "startup-cost.js"),
+    ]);
     const startup = JSON.parse(stdout) as HarnessResult["startup"];
     const fixtures = generatedFixtures(o.generatedCases);
     try {
@@ -100,11 +128,23 @@ export async function benchHarness(o: { suiteRuns: number; generatedCases: numbe
           if (!rawFirst) raw.push(await rawUndici(target.url, o.generatedCases, concurrency, firstId));
           firstId += 1_000_000;
         }
-        const row = { concurrency, harness: median(harness), rawUndici: median(raw), ratio: median(harness) / median(raw) };
-        log(`concurrency ${concurrency}: harness ${row.harness.toFixed(0)}/s, raw undici ${row.rawUndici.toFixed(0)}/s, ratio ${row.ratio.toFixed(2)}`);
+        const row = {
+          concurrency,
+          harness: median(harness),
+          rawUndici: median(raw),
+          ratio: median(harness) / median(raw),
+        };
+        log(
+          `concurrency ${concurrency}: harness ${row.harness.toFixed(0)}/s, raw undici ${row.rawUndici.toFixed(0)}/s, ratio ${row.ratio.toFixed(2)}`,
+        );
         throughput.push(row);
       }
-      return { suiteWallMs: { median: median(walls), min: Math.min(...walls), max: Math.max(...walls), runs: walls.length }, startup, generatedCases: o.generatedCases, throughput };
+      return {
+        suiteWallMs: { median: median(walls), min: Math.min(...walls), max: Math.max(...walls), runs: walls.length },
+        startup,
+        generatedCases: o.generatedCases,
+        throughput,
+      };
     } finally {
       // A thousand files per full bench run: removed whatever happens, or every run would leave them behind.
       rmSync(fixtures, { recursive: true, force: true });

@@ -12,19 +12,36 @@ export interface LoadResult {
   readonly total: number;
 }
 
-const INVALID = ['{"name":"No id"}', '{"id":"7","name":"String id"}', '{"id":1,"name":"Broken"', '{"id":2,"name":"x","tag":5}'];
+const INVALID = [
+  '{"name":"No id"}',
+  '{"id":"7","name":"String id"}',
+  '{"id":1,"name":"Broken"',
+  '{"id":2,"name":"x","tag":5}',
+];
 
 /**
  * One load run with autocannon: `connections` keep-alive connections posting creates with unique ids
  * (so a stateful server never answers 409), all valid, or one in five invalid.
  */
-export async function load(url: string, mix: Mix, seconds: number, connections: number, firstId: number): Promise<LoadResult> {
+export async function load(
+  url: string,
+  mix: Mix,
+  seconds: number,
+  connections: number,
+  firstId: number,
+): Promise<LoadResult> {
   const result = await autocannon({
     url,
     connections,
     pipelining: 1,
     duration: seconds,
-    requests: [createRequest((n) => (mix === "mixed" && n % 5 === 0 ? (INVALID[(n / 5) % INVALID.length] as string) : `{"id":${firstId + n},"name":"Bench fern","tag":"fern"}`))],
+    requests: [
+      createRequest((n) =>
+        mix === "mixed" && n % 5 === 0
+          ? (INVALID[(n / 5) % INVALID.length] as string)
+          : `{"id":${firstId + n},"name":"Bench fern","tag":"fern"}`,
+      ),
+    ],
   });
   return {
     requestsPerSecond: result.requests.average,

@@ -4,12 +4,23 @@ import { KIT_ROOT } from "../src/paths.js";
 import { runBench } from "./run.js";
 
 // npm run bench [-- --smoke] [-- --only servers,harness,memory] [-- --out FILE]
-const { values } = parseArgs({ options: { smoke: { type: "boolean" }, only: { type: "string" }, out: { type: "string" }, help: { type: "boolean", short: "h" } }, strict: true });
+const { values } = parseArgs({
+  options: {
+    smoke: { type: "boolean" },
+    only: { type: "string" },
+    out: { type: "string" },
+    help: { type: "boolean", short: "h" },
+  },
+  strict: true,
+});
 if (values.help) {
   process.stdout.write("Usage: npm run bench -- [--smoke] [--only servers,harness,memory] [--out FILE]\n");
   process.exit(0);
 }
-const sections = (values.only ?? "servers,harness,memory").split(",").map((s) => s.trim()) as ("servers" | "harness" | "memory")[];
-for (const s of sections) if (!["servers", "harness", "memory"].includes(s)) throw new Error(`--only: unknown section ${s}`);
+const sections = (values.only ?? "servers,harness,memory").split(",").map((s) => s.trim()) as (
+  "servers" | "harness" | "memory"
+)[];
+for (const s of sections)
+  if (!["servers", "harness", "memory"].includes(s)) throw new Error(`--only: unknown section ${s}`);
 const out = values.out ?? join(KIT_ROOT, "bench", "results", "latest.json");
 await runBench({ sections, smoke: values.smoke === true, out }, (line) => process.stdout.write(line + "\n"));

@@ -23,7 +23,10 @@ const gc = (globalThis as { gc?: () => void }).gc;
 if (gc === undefined) throw new Error("run with node --expose-gc");
 
 const contract = await loadContract(DEFAULT_SPEC);
-const counts = process.argv.slice(2).map(Number).sort((a, b) => a - b);
+const counts = process.argv
+  .slice(2)
+  .map(Number)
+  .sort((a, b) => a - b);
 const largest = Math.max(...counts);
 const headers = { "content-type": "application/json", authorization: "Bearer bench" };
 const makeCore = (store: PlantStore) => createCore(contract, store, { tokens: ["bench"], cors: { origins: [] } });
@@ -34,7 +37,12 @@ const onEmpty = makeCore(empty);
 let nextId = 1;
 const create = (handle: (r: CoreRequest) => { status: number }): void => {
   const id = nextId++;
-  const request: CoreRequest = { method: "POST", url: "/plants", headers, body: Buffer.from(`{"id":${id},"name":"Plant ${id % 100_000}","tag":"fern"}`) };
+  const request: CoreRequest = {
+    method: "POST",
+    url: "/plants",
+    headers,
+    body: Buffer.from(`{"id":${id},"name":"Plant ${id % 100_000}","tag":"fern"}`),
+  };
   if (handle(request).status !== 200) throw new Error(`create ${id} failed`);
 };
 const batch = (handle: (r: CoreRequest) => { status: number }, size: number): number => {

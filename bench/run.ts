@@ -16,7 +16,12 @@ export interface BenchOptions {
 
 export interface BenchResult {
   readonly when: string;
-  readonly machine: { readonly cpus: string; readonly cores: number; readonly memoryGiB: number; readonly node: string };
+  readonly machine: {
+    readonly cpus: string;
+    readonly cores: number;
+    readonly memoryGiB: number;
+    readonly node: string;
+  };
   readonly settings: Record<string, unknown>;
   readonly servers?: { readonly rows: readonly ServerRow[]; readonly ratios: Record<string, number> };
   readonly harness?: HarnessResult;
@@ -28,11 +33,34 @@ const fmt = (n: number, digits = 0): string => (Number.isFinite(n) ? n.toFixed(d
 /** Runs the benchmark sections, prints a table, and writes the JSON result. */
 export async function runBench(o: BenchOptions, log: (line: string) => void): Promise<BenchResult> {
   const s = o.smoke
-    ? { warmupSeconds: 1, roundSeconds: 1, rounds: 1, connections: 10, suiteRuns: 1, generatedCases: 40, harnessRounds: 1, memoryCounts: [10_000, 20_000] }
-    : { warmupSeconds: 3, roundSeconds: 5, rounds: 5, connections: 10, suiteRuns: 10, generatedCases: 1_000, harnessRounds: 4, memoryCounts: [100_000, 1_000_000] };
+    ? {
+        warmupSeconds: 1,
+        roundSeconds: 1,
+        rounds: 1,
+        connections: 10,
+        suiteRuns: 1,
+        generatedCases: 40,
+        harnessRounds: 1,
+        memoryCounts: [10_000, 20_000],
+      }
+    : {
+        warmupSeconds: 3,
+        roundSeconds: 5,
+        rounds: 5,
+        connections: 10,
+        suiteRuns: 10,
+        generatedCases: 1_000,
+        harnessRounds: 4,
+        memoryCounts: [100_000, 1_000_000],
+      };
   const result: BenchResult = {
     when: new Date().toISOString(),
-    machine: { cpus: cpus()[0]?.model ?? "?", cores: cpus().length, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version },
+    machine: {
+      cpus: cpus()[0]?.model ?? "?",
+      cores: cpus().length,
+      memoryGiB: Math.round(totalmem() / 2 ** 30),
+      node: process.version,
+    },
     settings: s,
   } as BenchResult;
   const mutable = result as { -readonly [K in keyof BenchResult]: BenchResult[K] };
@@ -50,9 +78,17 @@ export async function runBench(o: BenchOptions, log: (line: string) => void): Pr
       },
     };
   }
-  if (o.sections.includes("harness")) mutable.harness = await benchHarness({ suiteRuns: s.suiteRuns, generatedCases: s.generatedCases, rounds: s.harnessRounds }, log);
+  if (o.sections.includes("harness"))
+    mutable.harness = await benchHarness(
+      { suiteRuns: s.suiteRuns, generatedCases: s.generatedCases, rounds: s.harnessRounds },
+      log,
+    );
   if (o.sections.includes("memory")) {
-    const { stdout } = await promisify(execFile)(process.execPath, ["--expose-gc", join(KIT_ROOT, "dist", "bench", "memory.js"), ...s.memoryCounts.map(String)], { maxBuffer: 1 << 20 });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ["--expose-gc", join(KIT_ROOT, "dist", "bench", "memory.js"), ...s.memoryCounts.map(String)],
+      { maxBuffer: 1 << 20 },
+    );
     mutable.memory = JSON.parse(stdout) as MemoryResult;
   }
 
@@ -66,13 +102,19 @@ export async function runBench(o: BenchOptions, log: (line: string) => void): Pr
 }
 
 export function table(r: BenchResult): string[] {
-  const lines = [``, `Machine: ${r.machine.cores} x ${r.machine.cpus}, ${r.machine.memoryGiB} GiB, Node ${r.machine.node}`];
+  const lines = [
+    ``,
+    `Machine: ${r.machine.cores} x ${r.machine.cpus}, ${r.machine.memoryGiB} GiB, Node ${r.machine.node}`,
+  ];
   if (r.servers) {
     lines.push(
       ``,
       `| target | mix | req/s | p50 ms | p99 ms | errors | non-2xx | RSS after load MB | start-up ms |`,
       `|---|---|---|---|---|---|---|---|---|`,
-      ...r.servers.rows.map((x) => `| ${x.target} | ${x.mix} | ${fmt(x.requestsPerSecond)} | ${fmt(x.p50Ms, 1)} | ${fmt(x.p99Ms, 1)} | ${x.errors} | ${x.non2xx} | ${fmt(x.rssAfterLoadBytes / 2 ** 20)} | ${fmt(x.startupMs)} |`),
+      ...r.servers.rows.map(
+        (x) =>
+          `| ${x.target} | ${x.mix} | ${fmt(x.requestsPerSecond)} | ${fmt(x.p50Ms, 1)} | ${fmt(x.p99Ms, 1)} | ${x.errors} | ${x.non2xx} | ${fmt(x.rssAfterLoadBytes / 2 ** 20)} | ${fmt(x.startupMs)} |`,
+      ),
       ``,
       `reference/bare req/s ${fmt(r.servers.ratios.referenceOverBareRps!, 2)} (target >= 0.85); p99 reference/bare ${fmt(r.servers.ratios.referenceOverBareP99!, 2)} (target <= 1.5); reference/Prism req/s ${fmt(r.servers.ratios.referenceOverPrismRps!, 1)} (target >= 20); mixed reference/bare ${fmt(r.servers.ratios.mixedReferenceOverBareRps!, 2)}`,
     );
@@ -83,7 +125,10 @@ export function table(r: BenchResult): string[] {
       ``,
       `Default conformance suite, process start to exit: median ${fmt(h.suiteWallMs.median)} ms (min ${fmt(h.suiteWallMs.min)}, max ${fmt(h.suiteWallMs.max)}, ${h.suiteWallMs.runs} runs; target < 1000)`,
       `Start-up: imports ${fmt(h.startup.importMs)} ms, spec load and compile ${fmt(h.startup.loadContractMs)} ms, fixtures ${fmt(h.startup.loadFixturesMs)} ms`,
-      ...h.throughput.map((t) => `${h.generatedCases} generated cases at concurrency ${t.concurrency}: harness ${fmt(t.harness)} exchanges/s, raw undici ${fmt(t.rawUndici)}/s, ratio ${fmt(t.ratio, 2)} (target >= 0.70)`),
+      ...h.throughput.map(
+        (t) =>
+          `${h.generatedCases} generated cases at concurrency ${t.concurrency}: harness ${fmt(t.harness)} exchanges/s, raw undici ${fmt(t.rawUndici)}/s, ratio ${fmt(t.ratio, 2)} (target >= 0.70)`,
+      ),
     );
   }
   if (r.memory) {
@@ -92,7 +137,10 @@ export function table(r: BenchResult): string[] {
       ``,
       `| plants stored | heap used MB | RSS MB |`,
       `|---|---|---|`,
-      ...m.counts.map((c, i) => `| ${c.toLocaleString("en-US")} | ${fmt(m.heapUsedBytes[i]! / 2 ** 20, 1)} | ${fmt(m.rssBytes[i]! / 2 ** 20, 1)} |`),
+      ...m.counts.map(
+        (c, i) =>
+          `| ${c.toLocaleString("en-US")} | ${fmt(m.heapUsedBytes[i]! / 2 ** 20, 1)} | ${fmt(m.rssBytes[i]! / 2 ** 20, 1)} |`,
+      ),
       ``,
       `bytes per plant: ${fmt(m.bytesPerPlantHeap)} (heap), ${fmt(m.bytesPerPlantRss)} (RSS) (target <= 200)`,
       `create through the core (median of 15 batches of 2,000, each beside a batch on an empty store): ${m.createNs.map((c) => `${fmt(c.atCount / 1000, 2)} us at ${c.count.toLocaleString("en-US")} (empty beside it: ${fmt(c.empty / 1000, 2)} us)`).join("; ")}`,

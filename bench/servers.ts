@@ -48,7 +48,9 @@ export async function benchServers(o: ServerBenchOptions, log: (line: string) =>
           const result = await load(t.url, mix, o.roundSeconds, o.connections, nextId);
           nextId += 10_000_000;
           rounds.get(t.name)!.push(result);
-          log(`${mix} round ${r + 1}/${o.rounds} ${t.name}: ${result.requestsPerSecond.toFixed(0)} req/s, p99 ${result.p99Ms} ms`);
+          log(
+            `${mix} round ${r + 1}/${o.rounds} ${t.name}: ${result.requestsPerSecond.toFixed(0)} req/s, p99 ${result.p99Ms} ms`,
+          );
         }
       }
       for (const t of targets) {

@@ -12,7 +12,9 @@ import { BENCH_TOKEN, rssBytes } from "./targets.js";
 // cap; then a graceful shutdown in the middle of load. Prints the figures and exits 1 if a property
 // fails: no errors, no 5xx, memory stable once the cap is reached, stored == acknowledged, and every
 // request in flight at the signal answered.
-const { values } = parseArgs({ options: { seconds: { type: "string" }, cap: { type: "string" }, connections: { type: "string" } } });
+const { values } = parseArgs({
+  options: { seconds: { type: "string" }, cap: { type: "string" }, connections: { type: "string" } },
+});
 const seconds = Number(values.seconds ?? 60);
 const cap = Number(values.cap ?? 200_000);
 const connections = Number(values.connections ?? 10);
@@ -21,7 +23,11 @@ const failures: string[] = [];
 const mb = (b: number) => `${(b / 2 ** 20).toFixed(1)} MB`;
 
 function startServer(extra: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [BIN, "serve", "--port", "0", "--quiet", "--admin", "--token", BENCH_TOKEN, ...extra], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(
+    process.execPath,
+    [BIN, "serve", "--port", "0", "--quiet", "--admin", "--token", BENCH_TOKEN, ...extra],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
   return new Promise((resolve, reject) => {
     let out = "";
     child.stdout!.on("data", (c: Buffer) => {
@@ -73,7 +79,8 @@ const errors = result.errors + result.timeouts;
 if (errors > 0) failures.push(`${errors} connection errors or timeouts`);
 if (fiveHundreds > 0) failures.push(`${fiveHundreds} answers with a 5xx`);
 if (stored !== acknowledged) failures.push(`stored ${stored} plants but acknowledged ${acknowledged} with 200`);
-if (rssAtCap === undefined) failures.push(`the cap of ${cap} was not reached in ${seconds} s (raise --seconds or lower --cap)`);
+if (rssAtCap === undefined)
+  failures.push(`the cap of ${cap} was not reached in ${seconds} s (raise --seconds or lower --cap)`);
 else {
   // Stable: the heap breathes (young generation, GC headroom), so single samples swing; what must not
   // happen is a trend. The median of the last third of samples after the cap is compared with the
@@ -95,7 +102,12 @@ let signalAt = Number.POSITIVE_INFINITY;
 const loops = Array.from({ length: 40 }, async () => {
   while (!stop) {
     const sentAt = performance.now();
-    const p = request(`${second.url}/plants`, { method: "POST", dispatcher: agent, headers: { "content-type": "application/json", authorization: `Bearer ${BENCH_TOKEN}` }, body: `{"id":${id++},"name":"In flight"}` }).then(
+    const p = request(`${second.url}/plants`, {
+      method: "POST",
+      dispatcher: agent,
+      headers: { "content-type": "application/json", authorization: `Bearer ${BENCH_TOKEN}` },
+      body: `{"id":${id++},"name":"In flight"}`,
+    }).then(
       async (r) => (await r.body.text(), r.statusCode),
       (e: Error) => `error: ${(e as { code?: string }).code ?? e.message}`,
     );
@@ -113,7 +125,10 @@ await Promise.all(loops);
 const outcomes = await Promise.all(inFlightAtSignal);
 const unanswered = outcomes.filter((o) => o !== 200).length;
 await agent.close();
-if (unanswered > 0) failures.push(`${unanswered} of ${outcomes.length} requests sent before the signal got no 200 (${[...new Set(outcomes.filter((o) => o !== 200))].join(", ")})`);
+if (unanswered > 0)
+  failures.push(
+    `${unanswered} of ${outcomes.length} requests sent before the signal got no 200 (${[...new Set(outcomes.filter((o) => o !== 200))].join(", ")})`,
+  );
 
 const lines = [
   `soak: ${seconds} s, ${connections} connections, one request in five invalid, store cap ${cap}`,

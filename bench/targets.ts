@@ -25,7 +25,11 @@ export function rssBytes(pid: number): number {
 async function firstAnswer(url: string, deadline: number): Promise<void> {
   while (Date.now() < deadline) {
     try {
-      const res = await fetch(`${url}/plants`, { method: "POST", headers: { authorization: `Bearer ${BENCH_TOKEN}`, "content-type": "application/json" }, body: "{}" });
+      const res = await fetch(`${url}/plants`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${BENCH_TOKEN}`, "content-type": "application/json" },
+        body: "{}",
+      });
       await res.arrayBuffer();
       return;
     } catch {
@@ -62,11 +66,27 @@ export async function startTarget(name: TargetName): Promise<Target> {
   if (name === "prism") {
     const prism = await startPrism({ port: 0 });
     await firstAnswer(prism.url, Date.now() + 60_000);
-    return { name, url: prism.url, pid: prism.child.pid as number, startupMs: performance.now() - started, stop: () => prism.stop() };
+    return {
+      name,
+      url: prism.url,
+      pid: prism.child.pid as number,
+      startupMs: performance.now() - started,
+      stop: () => prism.stop(),
+    };
   }
   const args =
     name === "reference"
-      ? [join(KIT_ROOT, "dist", "src", "cli", "bin.js"), "serve", "--port", "0", "--quiet", "--token", BENCH_TOKEN, "--max-plants", "100000000"]
+      ? [
+          join(KIT_ROOT, "dist", "src", "cli", "bin.js"),
+          "serve",
+          "--port",
+          "0",
+          "--quiet",
+          "--token",
+          BENCH_TOKEN,
+          "--max-plants",
+          "100000000",
+        ]
       : [join(KIT_ROOT, "dist", "bench", "bare-server.js")];
   const { child, url } = await spawnAndWait(args);
   await firstAnswer(url, Date.now() + 30_000);

@@ -40,7 +40,10 @@ export function loadBaseline(file: string): Baseline {
       throw new KitError("PS_BASELINE_INVALID", `${file}: field /deviations/${i} needs string "fixture" and "check"`);
     }
     if (!(CHECK_IDS as readonly string[]).includes(o.check)) {
-      throw new KitError("PS_BASELINE_INVALID", `${file}: field /deviations/${i}/check: "${o.check}" is not a check id (${CHECK_IDS.join(", ")})`);
+      throw new KitError(
+        "PS_BASELINE_INVALID",
+        `${file}: field /deviations/${i}/check: "${o.check}" is not a check id (${CHECK_IDS.join(", ")})`,
+      );
     }
   });
   return data as Baseline;

@@ -51,10 +51,25 @@ const endless = (socket: Socket, chunk: Buffer): void => {
 
 const CATALOGUE: [string, (s: Socket) => void, number, RegExp][] = [
   ["never answers", () => undefined, 2, /no complete answer within 1000 ms/],
-  ["answers headers, then stalls", (s) => s.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"), 2, /no complete answer within 1000 ms/],
+  [
+    "answers headers, then stalls",
+    (s) => s.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"),
+    2,
+    /no complete answer within 1000 ms/,
+  ],
   ["resets the connection", (s) => s.resetAndDestroy(), 2, /closed before a complete answer|exchange failed/],
-  ["sends invalid HTTP", (s) => s.end("HELLO THERE\r\n\r\n"), 2, /not valid HTTP\/1\.1|closed before a complete answer/],
-  ["sends a Content-Length longer than the body, then closes", (s) => s.end('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"name":"x"}'), 2, /length differs|closed before a complete answer/],
+  [
+    "sends invalid HTTP",
+    (s) => s.end("HELLO THERE\r\n\r\n"),
+    2,
+    /not valid HTTP\/1\.1|closed before a complete answer/,
+  ],
+  [
+    "sends a Content-Length longer than the body, then closes",
+    (s) => s.end('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"name":"x"}'),
+    2,
+    /length differs|closed before a complete answer/,
+  ],
   [
     "sends a body far larger than the read cap",
     (s) => {
@@ -73,32 +88,51 @@ const CATALOGUE: [string, (s: Socket) => void, number, RegExp][] = [
     2,
     /passed the read cap of 65536 bytes/,
   ],
-  ["redirects to itself in a loop", (s) => s.write("HTTP/1.1 302 Found\r\nLocation: /plants\r\nContent-Length: 0\r\n\r\n"), 1, /a valid request got 302/],
+  [
+    "redirects to itself in a loop",
+    (s) => s.write("HTTP/1.1 302 Found\r\nLocation: /plants\r\nContent-Length: 0\r\n\r\n"),
+    1,
+    /a valid request got 302/,
+  ],
 ];
 
 describe("the harness against broken targets", () => {
-  it.each(CATALOGUE)("%s", async (_name, misbehave, exitCode, reason) => {
-    const target = await rawTarget(misbehave);
-    const rssBefore = process.memoryUsage().rss;
-    const started = Date.now();
-    try {
-      const lines: string[] = [];
-      const onConsole = consoleReporter((l) => lines.push(l), { color: false, verbose: true });
-      const { summary, results } = await runConformance({ target: target.url, token: TOKEN, contract, timeoutMs: TIMEOUT, maxResponseBytes: 65_536 }, onConsole);
-      // Every byte the run would write (console, JSON, JUnit) is searched for the token.
-      expect([lines.join("\n"), jsonReport(summary, results), junitReport(summary, results)].join("\n")).not.toContain(TOKEN);
-      const seconds = (Date.now() - started) / 1000;
-      expect(summary.exitCode).toBe(exitCode);
-      const reasons = results.flatMap((r) => [r.error ?? "", ...r.steps.flatMap((s) => [s.transportFailure ?? "", ...s.findings.map((f) => f.message)])]).join("\n");
-      expect(reasons).toMatch(reason);
-      // Bounded: 46 cases at concurrency 4 would take 12 s of timeouts; the run gives up far sooner.
-      expect(seconds).toBeLessThan(20);
-      // Bounded memory: at most the read cap per exchange in flight, whatever the target sends.
-      expect(process.memoryUsage().rss - rssBefore).toBeLessThan(200 * 2 ** 20);
-    } finally {
-      await target.close();
-    }
-  }, 30_000);
+  it.each(CATALOGUE)(
+    "%s",
+    async (_name, misbehave, exitCode, reason) => {
+      const target = await rawTarget(misbehave);
+      const rssBefore = process.memoryUsage().rss;
+      const started = Date.now();
+      try {
+        const lines: string[] = [];
+        const onConsole = consoleReporter((l) => lines.push(l), { color: false, verbose: true });
+        const { summary, results } = await runConformance(
+          { target: target.url, token: TOKEN, contract, timeoutMs: TIMEOUT, maxResponseBytes: 65_536 },
+          onConsole,
+        );
+        // Every byte the run would write (console, JSON, JUnit) is searched for the token.
+        expect(
+          [lines.join("\n"), jsonReport(summary, results), junitReport(summary, results)].join("\n"),
+        ).not.toContain(TOKEN);
+        const seconds = (Date.now() - started) / 1000;
+        expect(summary.exitCode).toBe(exitCode);
+        const reasons = results
+          .flatMap((r) => [
+            r.error ?? "",
+            ...r.steps.flatMap((s) => [s.transportFailure ?? "", ...s.findings.map((f) => f.message)]),
+          ])
+          .join("\n");
+        expect(reasons).toMatch(reason);
+        // Bounded: 46 cases at concurrency 4 would take 12 s of timeouts; the run gives up far sooner.
+        expect(seconds).toBeLessThan(20);
+        // Bounded memory: at most the read cap per exchange in flight, whatever the target sends.
+        expect(process.memoryUsage().rss - rssBefore).toBeLessThan(200 * 2 ** 20);
+      } finally {
+        await target.close();
+      }
+    },
+    30_000,
+  );
 
   it("a target that closes the connection after every response is judged normally", async () => {
     const server = await startVariant(contract, (_r, _b, ref) => {
@@ -121,7 +155,12 @@ describe("the harness against broken targets", () => {
       return r;
     });
     try {
-      const { summary } = await runConformance({ target: server.url, token: TOKEN, contract, only: ["valid-basic", "invalid-missing-id", "auth-missing"] });
+      const { summary } = await runConformance({
+        target: server.url,
+        token: TOKEN,
+        contract,
+        only: ["valid-basic", "invalid-missing-id", "auth-missing"],
+      });
       expect(summary.exitCode).toBe(0);
     } finally {
       await server.close();

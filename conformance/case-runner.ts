@@ -77,7 +77,10 @@ export function createCaseRunner(ctx: CaseContext): CaseRunner {
       description: fixture.description,
       file: fixture.file,
       operation: fixture.operationId,
-      outcome: caseOutcome(error, steps.flatMap((st) => st.findings)),
+      outcome: caseOutcome(
+        error,
+        steps.flatMap((st) => st.findings),
+      ),
       steps,
       error,
       durationMs: performance.now() - started,

@@ -61,7 +61,14 @@ export interface Check {
 const ref = (ctx: CheckContext, pointer: string): string => `${ctx.specSource}#${pointer}`;
 const statusOf = (ctx: CheckContext): number | undefined => (ctx.result.ok ? ctx.result.response.status : undefined);
 const classOf = (status: number): number => Math.floor(status / 100);
-const finding = (check: CheckId, severity: Severity, message: string, expected: string, received: string, rule: string): Finding => ({
+const finding = (
+  check: CheckId,
+  severity: Severity,
+  message: string,
+  expected: string,
+  received: string,
+  rule: string,
+): Finding => ({
   check,
   severity,
   message,
@@ -91,7 +98,16 @@ export const CHECKS: readonly Check[] = [
     summary: "The target answers with a complete, well-formed HTTP response within the timeout and the read cap.",
     run(ctx) {
       if (ctx.result.ok || ctx.result.failure.kind === "unreachable" || ctx.result.failure.kind === "tls") return [];
-      return [finding("response.received", "failure", `no usable answer: ${ctx.result.failure.kind}`, "a complete HTTP/1.1 response", ctx.result.failure.message, "RFC 9112 (HTTP/1.1 message syntax)")];
+      return [
+        finding(
+          "response.received",
+          "failure",
+          `no usable answer: ${ctx.result.failure.kind}`,
+          "a complete HTTP/1.1 response",
+          ctx.result.failure.message,
+          "RFC 9112 (HTTP/1.1 message syntax)",
+        ),
+      ];
     },
   },
   {
@@ -100,7 +116,16 @@ export const CHECKS: readonly Check[] = [
     run(ctx) {
       const s = statusOf(ctx);
       if (s === undefined || classOf(s) !== 5) return [];
-      return [finding("status.no-5xx", "failure", `server error ${s}`, "no 5xx status", received(ctx), ref(ctx, `${ctx.operation.pointer}/responses`))];
+      return [
+        finding(
+          "status.no-5xx",
+          "failure",
+          `server error ${s}`,
+          "no 5xx status",
+          received(ctx),
+          ref(ctx, `${ctx.operation.pointer}/responses`),
+        ),
+      ];
     },
   },
   {
@@ -141,26 +166,40 @@ export const CHECKS: readonly Check[] = [
   },
   {
     id: "valid.accepted",
-    summary: "A valid request with valid credentials gets the documented success status (for createPlant: 200 with a Plant).",
+    summary:
+      "A valid request with valid credentials gets the documented success status (for createPlant: 200 with a Plant).",
     run(ctx) {
       const s = statusOf(ctx);
       if (ctx.expect.kind !== "valid" || s === undefined) return [];
       const success = documentedSuccess(ctx.operation);
-      const ok = classOf(s) === 2 && (success.length === 0 || ctx.operation.responseFor(s)?.status.startsWith("2") === true);
+      const ok =
+        classOf(s) === 2 && (success.length === 0 || ctx.operation.responseFor(s)?.status.startsWith("2") === true);
       if (ok) return [];
       const from = ctx.expect.existingAnswerFrom;
       const repeated = from === undefined ? undefined : ctx.earlierStatuses[from];
       if (repeated !== undefined && classOf(repeated) === 4 && s === repeated) {
         return [
-          finding("valid.accepted", "note", `got ${s}, the target's answer to a repeated id: this fixed id already existed (from an earlier run), which the contract allows`, success.join(" or ") || "2xx", received(ctx), ref(ctx, ctx.operation.pointer)),
+          finding(
+            "valid.accepted",
+            "note",
+            `got ${s}, the target's answer to a repeated id: this fixed id already existed (from an earlier run), which the contract allows`,
+            success.join(" or ") || "2xx",
+            received(ctx),
+            ref(ctx, ctx.operation.pointer),
+          ),
         ];
       }
-      const also = repeated !== undefined && classOf(repeated) === 4 ? ` (nor ${repeated}, the target's answer to a repeated id, which would mean the id already existed)` : "";
+      const also =
+        repeated !== undefined && classOf(repeated) === 4
+          ? ` (nor ${repeated}, the target's answer to a repeated id, which would mean the id already existed)`
+          : "";
       if (classOf(s) === 5) return []; // status.no-5xx reports it
       // Where the contract shows no constraint, a server may have one: refusing is not a breach.
       const refused = ctx.expect.refusable === true && classOf(s) === 4;
       const severity = refused ? "warning" : expectationSeverity(ctx);
-      const why = refused ? " (the contract shows no constraint here, so a refusal is allowed; --strict counts it)" : "";
+      const why = refused
+        ? " (the contract shows no constraint here, so a refusal is allowed; --strict counts it)"
+        : "";
       return [
         finding(
           "valid.accepted",
@@ -179,7 +218,16 @@ export const CHECKS: readonly Check[] = [
     run(ctx) {
       const s = statusOf(ctx);
       if (ctx.expect.kind !== "invalid" || s === undefined || classOf(s) === 4 || classOf(s) === 5) return [];
-      return [finding("invalid.rejected", expectationSeverity(ctx), `a request the spec rejects got ${s}`, "a 4xx status", received(ctx), ref(ctx, ctx.operation.requestBody?.pointer ?? ctx.operation.pointer))];
+      return [
+        finding(
+          "invalid.rejected",
+          expectationSeverity(ctx),
+          `a request the spec rejects got ${s}`,
+          "a 4xx status",
+          received(ctx),
+          ref(ctx, ctx.operation.requestBody?.pointer ?? ctx.operation.pointer),
+        ),
+      ];
     },
   },
   {
@@ -188,15 +236,39 @@ export const CHECKS: readonly Check[] = [
     run(ctx) {
       const s = statusOf(ctx);
       if (ctx.expect.kind !== "unauthorised" || s === undefined || classOf(s) !== 2) return [];
-      return [finding("auth.rejected", expectationSeverity(ctx), `a request without valid credentials got ${s}`, "not 2xx (nor 5xx)", received(ctx), ref(ctx, ctx.operation.pointerOfSecurity))];
+      return [
+        finding(
+          "auth.rejected",
+          expectationSeverity(ctx),
+          `a request without valid credentials got ${s}`,
+          "not 2xx (nor 5xx)",
+          received(ctx),
+          ref(ctx, ctx.operation.pointerOfSecurity),
+        ),
+      ];
     },
   },
   {
     id: "auth.challenge",
-    summary: "A 401 carries WWW-Authenticate (RFC 9110 section 15.5.2); a warning, as the rule is HTTP's, not the contract's.",
+    summary:
+      "A 401 carries WWW-Authenticate (RFC 9110 section 15.5.2); a warning, as the rule is HTTP's, not the contract's.",
     run(ctx) {
-      if (!ctx.result.ok || ctx.result.response.status !== 401 || ctx.result.response.headers["www-authenticate"] !== undefined) return [];
-      return [finding("auth.challenge", "warning", "a 401 without WWW-Authenticate", "a WWW-Authenticate header naming the Bearer scheme", "no WWW-Authenticate header", "RFC 9110 section 15.5.2; RFC 6750 section 3")];
+      if (
+        !ctx.result.ok ||
+        ctx.result.response.status !== 401 ||
+        ctx.result.response.headers["www-authenticate"] !== undefined
+      )
+        return [];
+      return [
+        finding(
+          "auth.challenge",
+          "warning",
+          "a 401 without WWW-Authenticate",
+          "a WWW-Authenticate header naming the Bearer scheme",
+          "no WWW-Authenticate header",
+          "RFC 9110 section 15.5.2; RFC 6750 section 3",
+        ),
+      ];
     },
   },
   {
@@ -204,8 +276,24 @@ export const CHECKS: readonly Check[] = [
     summary: "A create with an id that already exists gets 2xx or 4xx; the contract leaves the choice open.",
     run(ctx) {
       const s = statusOf(ctx);
-      if (ctx.expect.kind !== "duplicate" || s === undefined || classOf(s) === 2 || classOf(s) === 4 || classOf(s) === 5) return [];
-      return [finding("duplicate.answer", expectationSeverity(ctx), `a repeated id got ${s}`, "2xx or 4xx", received(ctx), ref(ctx, ctx.operation.pointer))];
+      if (
+        ctx.expect.kind !== "duplicate" ||
+        s === undefined ||
+        classOf(s) === 2 ||
+        classOf(s) === 4 ||
+        classOf(s) === 5
+      )
+        return [];
+      return [
+        finding(
+          "duplicate.answer",
+          expectationSeverity(ctx),
+          `a repeated id got ${s}`,
+          "2xx or 4xx",
+          received(ctx),
+          ref(ctx, ctx.operation.pointer),
+        ),
+      ];
     },
   },
   {
@@ -214,12 +302,22 @@ export const CHECKS: readonly Check[] = [
     run(ctx) {
       const s = statusOf(ctx);
       if (ctx.expect.status === undefined || s === undefined || s === ctx.expect.status) return [];
-      return [finding("status.expected", expectationSeverity(ctx), `expected status ${ctx.expect.status}, got ${s}`, String(ctx.expect.status), received(ctx), "the fixture's expect.status")];
+      return [
+        finding(
+          "status.expected",
+          expectationSeverity(ctx),
+          `expected status ${ctx.expect.status}, got ${s}`,
+          String(ctx.expect.status),
+          received(ctx),
+          "the fixture's expect.status",
+        ),
+      ];
     },
   },
   {
     id: "status.undocumented",
-    summary: "A status the operation does not document is a warning, except a 4xx where the contract is silent (credentials, repeated ids, conditions for errors), which is a note.",
+    summary:
+      "A status the operation does not document is a warning, except a 4xx where the contract is silent (credentials, repeated ids, conditions for errors), which is a note.",
     run(ctx) {
       const s = statusOf(ctx);
       if (s === undefined || ctx.answer?.ok !== false || ctx.answer.reason !== "status" || classOf(s) === 5) return [];
@@ -228,9 +326,27 @@ export const CHECKS: readonly Check[] = [
       const silent = classOf(s) === 4 && (ctx.expect.kind !== "valid" || existed);
       const where = ref(ctx, `${ctx.operation.pointer}/responses`);
       if (silent) {
-        return [finding("status.undocumented", "note", `${s} is not documented; the contract leaves this answer open, so it is not a failure`, `a status of ${[...ctx.operation.responses.keys()].join(", ")} or any 4xx`, received(ctx), where)];
+        return [
+          finding(
+            "status.undocumented",
+            "note",
+            `${s} is not documented; the contract leaves this answer open, so it is not a failure`,
+            `a status of ${[...ctx.operation.responses.keys()].join(", ")} or any 4xx`,
+            received(ctx),
+            where,
+          ),
+        ];
       }
-      return [finding("status.undocumented", "warning", `${s} is not documented for this operation`, [...ctx.operation.responses.keys()].join(" or "), received(ctx), where)];
+      return [
+        finding(
+          "status.undocumented",
+          "warning",
+          `${s} is not documented for this operation`,
+          [...ctx.operation.responses.keys()].join(" or "),
+          received(ctx),
+          where,
+        ),
+      ];
     },
   },
 ];
@@ -242,7 +358,13 @@ export function preview(body: Buffer | undefined, max = 500, redact: (t: string)
   return text.length > max ? `${text.slice(0, max)}... (${body.length} bytes)` : text;
 }
 
-const EXPECTATION_CHECKS = new Set<CheckId>(["valid.accepted", "invalid.rejected", "auth.rejected", "duplicate.answer", "status.expected"]);
+const EXPECTATION_CHECKS = new Set<CheckId>([
+  "valid.accepted",
+  "invalid.rejected",
+  "auth.rejected",
+  "duplicate.answer",
+  "status.expected",
+]);
 
 /**
  * Runs every check on one exchange; an undocumented status already failed by an expectation is not

@@ -22,19 +22,25 @@ afterAll(async () => {
   await server.close(100);
 });
 
-const everything = (r: { stdout: string; stderr: string }, ...files: string[]): string => [r.stdout, r.stderr, ...files.map((f) => readFileSync(f, "utf8"))].join("\n");
+const everything = (r: { stdout: string; stderr: string }, ...files: string[]): string =>
+  [r.stdout, r.stderr, ...files.map((f) => readFileSync(f, "utf8"))].join("\n");
 
 describe("plantstore conformance against the reference server", () => {
   it("passes every case, twice in a row against the same server, with JSON and JUnit reports that parse", async () => {
     for (const round of [1, 2]) {
       const json = join(dir, `run${round}.json`);
       const junit = join(dir, `run${round}.xml`);
-      const r = await runCli(["conformance", "--target", server.url, "--report", `json=${json}`, "--report", `junit=${junit}`], { PLANTSTORE_TOKEN: SECRET });
+      const r = await runCli(
+        ["conformance", "--target", server.url, "--report", `json=${json}`, "--report", `junit=${junit}`],
+        { PLANTSTORE_TOKEN: SECRET },
+      );
       expect(r.code, r.stdout + r.stderr).toBe(0);
       const report = JSON.parse(readFileSync(json, "utf8"));
       expect(report.summary.total).toBeGreaterThanOrEqual(40);
       expect(report.summary.passed).toBe(report.summary.total);
-      const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "" }).parse(readFileSync(junit, "utf8"));
+      const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "" }).parse(
+        readFileSync(junit, "utf8"),
+      );
       const suite = xml.testsuites.testsuite;
       expect(Number(suite.tests)).toBe(report.summary.total);
       expect(Number(suite.failures)).toBe(0);
@@ -46,21 +52,45 @@ describe("plantstore conformance against the reference server", () => {
 
   it("exits 1 against a faulty server, with the rule, the evidence and a curl command, and no token anywhere", async () => {
     // Echoes the Authorization header back in its Error, as a careless server might.
-    const faulty = await startVariant(contract, (r, _b, reference) => {
-      const ref = reference();
-      return ref.status === 200 ? { status: 500, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: 500, message: `failed for ${String(r.headers.authorization)}` }) } : ref;
-    }, [SECRET]);
+    const faulty = await startVariant(
+      contract,
+      (r, _b, reference) => {
+        const ref = reference();
+        return ref.status === 200
+          ? {
+              status: 500,
+              headers: { "content-type": "application/json" },
+              body: JSON.stringify({ error: 500, message: `failed for ${String(r.headers.authorization)}` }),
+            }
+          : ref;
+      },
+      [SECRET],
+    );
     try {
       const json = join(dir, "faulty.json");
       const junit = join(dir, "faulty.xml");
-      const r = await runCli(["conformance", "--target", faulty.url, "--token", SECRET, "--only", "valid-basic", "--report", `json=${json}`, "--report", `junit=${junit}`]);
+      const r = await runCli([
+        "conformance",
+        "--target",
+        faulty.url,
+        "--token",
+        SECRET,
+        "--only",
+        "valid-basic",
+        "--report",
+        `json=${json}`,
+        "--report",
+        `junit=${junit}`,
+      ]);
       expect(r.code).toBe(1);
       expect(r.stdout).toContain("FAIL  valid-basic");
       expect(r.stdout).toContain("failure status.no-5xx: server error 500");
       expect(r.stdout).toMatch(/rule: +spec\/openapi\.yaml#\/paths\/~1plants\/post\/responses/);
       expect(r.stdout).toContain('-H "authorization: Bearer $PLANTSTORE_TOKEN"');
       expect(r.stdout).toContain("[REDACTED]");
-      const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "" }).parse(readFileSync(junit, "utf8"));
+      const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "" }).parse(
+        readFileSync(junit, "utf8"),
+      );
       expect(xml.testsuites.testsuite.testcase.failure.type).toBe("status.no-5xx");
       expect(everything(r, json, junit)).not.toContain(SECRET);
     } finally {
@@ -73,7 +103,9 @@ describe("plantstore conformance against the reference server", () => {
     const url = closed.url;
     await closed.close(10);
     const junit = join(dir, "unreachable.xml");
-    const r = await runCli(["conformance", "--target", url, "--report", `junit=${junit}`], { PLANTSTORE_TOKEN: SECRET });
+    const r = await runCli(["conformance", "--target", url, "--report", `junit=${junit}`], {
+      PLANTSTORE_TOKEN: SECRET,
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("the target could not be reached");
     expect(r.stderr).toContain("[PS_TARGET_UNREACHABLE]");
@@ -105,9 +137,18 @@ describe("plantstore conformance against the reference server", () => {
     [["conformance", "--target", "http://127.0.0.1:1"], "--token is required"],
     [["conformance", "--target", "ftp://x", "--token", "x"], "--target must be http or https"],
     [["conformance", "--target", "not a url", "--token", "x"], "is not a URL"],
-    [["conformance", "--target", "http://127.0.0.1:1", "--token", "x", "--report", "xml=out"], "must be json=FILE or junit=FILE"],
-    [["conformance", "--target", "http://127.0.0.1:1", "--token", "x", "--timeout", "0"], "--timeout must be an integer from 1"],
-    [["conformance", "--target", "http://127.0.0.1:1", "--token", "x", "--spec", "/nope.yaml"], "the OpenAPI document could not be read: /nope.yaml"],
+    [
+      ["conformance", "--target", "http://127.0.0.1:1", "--token", "x", "--report", "xml=out"],
+      "must be json=FILE or junit=FILE",
+    ],
+    [
+      ["conformance", "--target", "http://127.0.0.1:1", "--token", "x", "--timeout", "0"],
+      "--timeout must be an integer from 1",
+    ],
+    [
+      ["conformance", "--target", "http://127.0.0.1:1", "--token", "x", "--spec", "/nope.yaml"],
+      "the OpenAPI document could not be read: /nope.yaml",
+    ],
     [["conformance", "--target", "http://127.0.0.1:1", "--token", "x", "--bogus"], "--bogus"],
   ])("%j exits 2: %s", async (args, message) => {
     const r = await runCli(args, { PLANTSTORE_TOKEN: "" });
@@ -117,8 +158,18 @@ describe("plantstore conformance against the reference server", () => {
 
   it("exits 2 naming the file and field of a malformed fixture", async () => {
     const fixtures = tempDir("plantstore-fixtures-");
-    writeFileSync(join(fixtures, "broken.json"), JSON.stringify({ id: "broken", description: "x", operation: "createPlant", steps: [{ request: {}, expect: { kind: "sometimes" } }] }));
-    const r = await runCli(["conformance", "--target", server.url, "--fixtures", fixtures], { PLANTSTORE_TOKEN: SECRET });
+    writeFileSync(
+      join(fixtures, "broken.json"),
+      JSON.stringify({
+        id: "broken",
+        description: "x",
+        operation: "createPlant",
+        steps: [{ request: {}, expect: { kind: "sometimes" } }],
+      }),
+    );
+    const r = await runCli(["conformance", "--target", server.url, "--fixtures", fixtures], {
+      PLANTSTORE_TOKEN: SECRET,
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("broken.json");
     expect(r.stderr).toContain("/steps/0/expect/kind");
@@ -128,7 +179,24 @@ describe("plantstore conformance against the reference server", () => {
   it("--help lists every flag and the exit codes", async () => {
     const r = await runCli(["conformance", "--help"]);
     expect(r.code).toBe(0);
-    for (const flag of ["--target", "--token", "--spec", "--fixtures", "--only", "--skip", "--seed", "--strict", "--baseline", "--write-baseline", "--report", "--timeout", "--concurrency", "--max-response-bytes", "--ca", "--insecure"]) {
+    for (const flag of [
+      "--target",
+      "--token",
+      "--spec",
+      "--fixtures",
+      "--only",
+      "--skip",
+      "--seed",
+      "--strict",
+      "--baseline",
+      "--write-baseline",
+      "--report",
+      "--timeout",
+      "--concurrency",
+      "--max-response-bytes",
+      "--ca",
+      "--insecure",
+    ]) {
       expect(r.stdout).toContain(flag);
     }
     expect(r.stdout).toContain("Exit codes: 0");

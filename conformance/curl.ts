@@ -10,14 +10,30 @@ export function curlFor(base: URL, request: PreparedRequest, token: string): str
   const url = joinUrl(base, request.path);
   // An apiKey in the query is form-encoded there; the command takes it from the environment instead.
   const inQuery = token === "" ? "" : new URLSearchParams({ k: token }).toString().slice(2);
-  const target = inQuery !== "" && url.includes(inQuery) ? `"${url.replace(/(["\\`$])/g, "\\$1").split(inQuery).join("$PLANTSTORE_TOKEN")}"` : shellQuote(url);
+  const target =
+    inQuery !== "" && url.includes(inQuery)
+      ? `"${url
+          .replace(/(["\\`$])/g, "\\$1")
+          .split(inQuery)
+          .join("$PLANTSTORE_TOKEN")}"`
+      : shellQuote(url);
   const parts = ["curl", "-sS", "-i", "-X", request.method, target];
   for (const [name, value] of Object.entries(request.headers)) {
     const header = `${name}: ${value}`;
-    if (token !== "" && value.includes(token)) parts.push("-H", `"${header.split(token).join("$PLANTSTORE_TOKEN").replace(/(["\\`])/g, "\\$1")}"`);
+    if (token !== "" && value.includes(token))
+      parts.push(
+        "-H",
+        `"${header
+          .split(token)
+          .join("$PLANTSTORE_TOKEN")
+          .replace(/(["\\`])/g, "\\$1")}"`,
+      );
     else if (token !== "" && value.includes(Buffer.from(token).toString("base64"))) {
       const encoded = Buffer.from(token).toString("base64");
-      parts.push("-H", `"${header.split(encoded).join("$(printf %s \"$PLANTSTORE_TOKEN\" | base64)").replace(/`/g, "\\`")}"`);
+      parts.push(
+        "-H",
+        `"${header.split(encoded).join('$(printf %s "$PLANTSTORE_TOKEN" | base64)').replace(/`/g, "\\`")}"`,
+      );
     } else parts.push("-H", shellQuote(header));
   }
   if (request.body === undefined) return parts.join(" ");

@@ -18,7 +18,13 @@ function write(name: string, data: unknown): string {
   return file;
 }
 const LATIN1_JSON = "application/json; charset=latin1";
-const base = (steps: unknown[], extra: Record<string, unknown> = {}) => ({ id: "case", description: "d", operation: "createPlant", steps, ...extra });
+const base = (steps: unknown[], extra: Record<string, unknown> = {}) => ({
+  id: "case",
+  description: "d",
+  operation: "createPlant",
+  steps,
+  ...extra,
+});
 const errorOf = (fn: () => unknown): KitError => {
   try {
     fn();
@@ -52,9 +58,21 @@ describe("loadFixtures", () => {
     ["not JSON", "{", "not valid JSON"],
     ["a missing field", { id: "case", description: "d", steps: [] }, "field /operation: is required"],
     ["an unknown kind", base([{ request: {}, expect: { kind: "maybe" } }]), "field /steps/0/expect/kind"],
-    ["body and rawBody together", base([{ request: { body: {}, rawBody: "{}" }, expect: { kind: "invalid" } }]), "field /steps/0/request"],
-    ["an id that is not the file name", base([{ request: { body: { id: 1, name: "a" } }, expect: { kind: "valid" } }], { id: "other" }), 'field /id: "other" must equal the file name'],
-    ["a valid step whose body the spec rejects", base([{ request: { body: { id: "1", name: "a" } }, expect: { kind: "valid" } }]), "expects \"valid\" but the request breaks the contract: body/id: must be an integer"],
+    [
+      "body and rawBody together",
+      base([{ request: { body: {}, rawBody: "{}" }, expect: { kind: "invalid" } }]),
+      "field /steps/0/request",
+    ],
+    [
+      "an id that is not the file name",
+      base([{ request: { body: { id: 1, name: "a" } }, expect: { kind: "valid" } }], { id: "other" }),
+      'field /id: "other" must equal the file name',
+    ],
+    [
+      "a valid step whose body the spec rejects",
+      base([{ request: { body: { id: "1", name: "a" } }, expect: { kind: "valid" } }]),
+      'expects "valid" but the request breaks the contract: body/id: must be an integer',
+    ],
     // The server refuses JSON in another charset (RFC 8259 section 8.1), so a fixture cannot call it valid.
     [
       "a valid step sent as JSON in latin1",
@@ -66,11 +84,31 @@ describe("loadFixtures", () => {
       ]),
       'expects "valid" but the request breaks the contract: charset "latin1" is not UTF-8',
     ],
-    ["an invalid step whose body the spec accepts", base([{ request: { body: { id: 1, name: "a" } }, expect: { kind: "invalid" } }]), 'expects "invalid" but the spec accepts the request'],
-    ["an unauthorised step with valid credentials", base([{ request: { body: { id: 1, name: "a" } }, expect: { kind: "unauthorised" } }]), "sends valid credentials"],
-    ["an unknown fresh kind", base([{ request: { body: { id: { $fresh: "a", kind: "int128" }, name: "a" } }, expect: { kind: "valid" } }]), 'unknown fresh kind "int128"'],
-    ["a big number in a structured body", '{"id":"case","description":"d","operation":"createPlant","steps":[{"request":{"body":{"id":9223372036854775807,"name":"a"}},"expect":{"kind":"valid"}}]}', "write it in rawBody"],
-    ["existingAnswerFrom naming a later step", base([{ request: { body: { id: 1, name: "a" } }, expect: { kind: "valid", existingAnswerFrom: 0 } }]), "must name an earlier step"],
+    [
+      "an invalid step whose body the spec accepts",
+      base([{ request: { body: { id: 1, name: "a" } }, expect: { kind: "invalid" } }]),
+      'expects "invalid" but the spec accepts the request',
+    ],
+    [
+      "an unauthorised step with valid credentials",
+      base([{ request: { body: { id: 1, name: "a" } }, expect: { kind: "unauthorised" } }]),
+      "sends valid credentials",
+    ],
+    [
+      "an unknown fresh kind",
+      base([{ request: { body: { id: { $fresh: "a", kind: "int128" }, name: "a" } }, expect: { kind: "valid" } }]),
+      'unknown fresh kind "int128"',
+    ],
+    [
+      "a big number in a structured body",
+      '{"id":"case","description":"d","operation":"createPlant","steps":[{"request":{"body":{"id":9223372036854775807,"name":"a"}},"expect":{"kind":"valid"}}]}',
+      "write it in rawBody",
+    ],
+    [
+      "existingAnswerFrom naming a later step",
+      base([{ request: { body: { id: 1, name: "a" } }, expect: { kind: "valid", existingAnswerFrom: 0 } }]),
+      "must name an earlier step",
+    ],
   ])("refuses %s, naming the file and field", (_what, data, message) => {
     const file = write("case", data);
     const e = errorOf(() => loadFixture(file, contract));
@@ -94,11 +132,14 @@ describe("loadFixtures", () => {
 describe("prepareRequest", () => {
   const fixture = () =>
     loadFixture(
-      write("case", base([
-        { request: { body: { id: { $fresh: "a", kind: "int64-big" }, name: "x" } }, expect: { kind: "valid" } },
-        { request: { rawBody: '{"id": {{fresh:a}}, "name": "{{fresh:s:string}}"}' }, expect: { kind: "duplicate" } },
-        { request: { credentials: "other-scheme", body: { id: 1, name: "x" } }, expect: { kind: "unauthorised" } },
-      ])),
+      write(
+        "case",
+        base([
+          { request: { body: { id: { $fresh: "a", kind: "int64-big" }, name: "x" } }, expect: { kind: "valid" } },
+          { request: { rawBody: '{"id": {{fresh:a}}, "name": "{{fresh:s:string}}"}' }, expect: { kind: "duplicate" } },
+          { request: { credentials: "other-scheme", body: { id: 1, name: "x" } }, expect: { kind: "unauthorised" } },
+        ]),
+      ),
       contract,
     );
 
@@ -112,7 +153,11 @@ describe("prepareRequest", () => {
     expect(id > 2n ** 53n).toBe(true);
     expect(first.body?.toString()).toBe(`{"id":${id},"name":"x"}`);
     expect(second.body?.toString()).toMatch(new RegExp(`^\\{"id": ${id}, "name": "fresh-[0-9a-f]{16}"\\}$`));
-    expect(first.headers).toEqual({ "accept-encoding": "identity", "content-type": "application/json", authorization: "Bearer tkn" });
+    expect(first.headers).toEqual({
+      "accept-encoding": "identity",
+      "content-type": "application/json",
+      authorization: "Bearer tkn",
+    });
     expect(first.method).toBe("POST");
     expect(first.path).toBe("/plants");
   });

@@ -78,7 +78,9 @@ function fixtureValidator(): ReturnType<Ajv2020["compile"]> {
 export function loadFixtures(dir: string, contract: Contract): Fixture[] {
   let files: string[];
   try {
-    files = readdirSync(dir).filter((f) => f.endsWith(".json")).sort();
+    files = readdirSync(dir)
+      .filter((f) => f.endsWith(".json"))
+      .sort();
   } catch (error) {
     throw new KitError("PS_FILE_UNREADABLE", `fixtures folder ${dir}: ${(error as Error).message}`);
   }
@@ -101,9 +103,10 @@ export function loadFixture(file: string, contract: Contract): Fixture {
   const validate = fixtureValidator();
   if (!validate(parsed.value)) {
     const e = validate.errors?.[0];
-    const missing = e?.keyword === "required" ? `/${String((e.params as { missingProperty: string }).missingProperty)}` : "";
+    const missing =
+      e?.keyword === "required" ? `/${String((e.params as { missingProperty: string }).missingProperty)}` : "";
     const where = e === undefined ? "/" : `${e.instancePath}${missing}` || "/";
-    return fail(`field ${where}: ${e?.keyword === "required" ? "is required" : e?.message ?? "is invalid"}`);
+    return fail(`field ${where}: ${e?.keyword === "required" ? "is required" : (e?.message ?? "is invalid")}`);
   }
   for (const pointer of parsed.exact.pointers()) {
     if (/^\/steps\/\d+\/request\/body(\/|$)/.test(pointer)) {
@@ -114,9 +117,19 @@ export function loadFixture(file: string, contract: Contract): Fixture {
   if (data.id !== basename(file, ".json")) fail(`field /id: "${data.id}" must equal the file name without .json`);
   const operation = contract.operation(data.operation);
   if (operation === undefined) {
-    throw new KitError("PS_FIXTURE_UNKNOWN_OPERATION", `${file}: field /operation: "${data.operation}" is not an operationId of ${contract.source}`);
+    throw new KitError(
+      "PS_FIXTURE_UNKNOWN_OPERATION",
+      `${file}: field /operation: "${data.operation}" is not an operationId of ${contract.source}`,
+    );
   }
-  const fixture: Fixture = { id: data.id, description: data.description, operationId: data.operation, steps: data.steps, file, operation };
+  const fixture: Fixture = {
+    id: data.id,
+    description: data.description,
+    operationId: data.operation,
+    steps: data.steps,
+    file,
+    operation,
+  };
   checkHonesty(fixture, fail);
   return fixture;
 }
@@ -129,8 +142,10 @@ function checkHonesty(fixture: Fixture, fail: (detail: string) => never): void {
   fixture.steps.forEach((step, i) => {
     const at = `field /steps/${i}`;
     const from = step.expect.existingAnswerFrom;
-    if (from !== undefined && (from >= i || step.expect.kind !== "valid")) fail(`${at}/expect/existingAnswerFrom: must name an earlier step, on a valid step`);
-    if (step.expect.refusable === true && step.expect.kind !== "valid") fail(`${at}/expect/refusable: applies to valid steps only`);
+    if (from !== undefined && (from >= i || step.expect.kind !== "valid"))
+      fail(`${at}/expect/existingAnswerFrom: must name an earlier step, on a valid step`);
+    if (step.expect.refusable === true && step.expect.kind !== "valid")
+      fail(`${at}/expect/refusable: applies to valid steps only`);
     let prepared: PreparedRequest;
     try {
       prepared = prepareRequest(fixture, i, fresh, sample, secrets);
@@ -143,12 +158,16 @@ function checkHonesty(fixture: Fixture, fail: (detail: string) => never): void {
     switch (step.expect.kind) {
       case "valid":
       case "duplicate":
-        if (problems.length > 0) fail(`${at}: expects "${step.expect.kind}" but the request breaks the contract: ${problems.join("; ")}`);
+        if (problems.length > 0)
+          fail(`${at}: expects "${step.expect.kind}" but the request breaks the contract: ${problems.join("; ")}`);
         if (!authorised) fail(`${at}: expects "${step.expect.kind}" but sends credentials "${credentials}"`);
         break;
       case "invalid":
         if (problems.length === 0) fail(`${at}: expects "invalid" but the spec accepts the request`);
-        if (!authorised) fail(`${at}: expects "invalid" but sends credentials "${credentials}"; an invalid case needs valid credentials`);
+        if (!authorised)
+          fail(
+            `${at}: expects "invalid" but sends credentials "${credentials}"; an invalid case needs valid credentials`,
+          );
         break;
       case "unauthorised":
         if (authorised) fail(`${at}: expects "unauthorised" but sends valid credentials`);
@@ -171,12 +190,19 @@ export function requestProblems(operation: CompiledOperation, request: PreparedR
  * Resolves one step's request: fresh values (kept per case in `fresh`, so steps share them),
  * credentials, path parameters, query, body and its default Content-Type.
  */
-export function prepareRequest(fixture: Fixture, stepIndex: number, fresh: Map<string, bigint | string>, random: Random, secrets: Secrets): PreparedRequest {
+export function prepareRequest(
+  fixture: Fixture,
+  stepIndex: number,
+  fresh: Map<string, bigint | string>,
+  random: Random,
+  secrets: Secrets,
+): PreparedRequest {
   const step = fixture.steps[stepIndex] as FixtureStep;
   const r = step.request;
   const op = fixture.operation;
   const freshOf = (name: string, kind: string): bigint | string => {
-    if (!(FRESH_KINDS as readonly string[]).includes(kind)) throw new Error(`unknown fresh kind "${kind}" (kinds: ${FRESH_KINDS.join(", ")})`);
+    if (!(FRESH_KINDS as readonly string[]).includes(kind))
+      throw new Error(`unknown fresh kind "${kind}" (kinds: ${FRESH_KINDS.join(", ")})`);
     let v = fresh.get(name);
     if (v === undefined) {
       v = freshValue(kind as FreshKind, random);
@@ -189,7 +215,9 @@ export function prepareRequest(fixture: Fixture, stepIndex: number, fresh: Map<s
   if (r.body !== undefined) body = Buffer.from(stringifyExact(substituteFresh(r.body, freshOf)), "utf8");
   else if (r.rawBody !== undefined) {
     body = Buffer.from(
-      r.rawBody.replace(/\{\{fresh:([A-Za-z0-9_-]+)(?::([a-z0-9-]+))?\}\}/g, (_m, name: string, kind?: string) => String(freshOf(name, kind ?? "int64"))),
+      r.rawBody.replace(/\{\{fresh:([A-Za-z0-9_-]+)(?::([a-z0-9-]+))?\}\}/g, (_m, name: string, kind?: string) =>
+        String(freshOf(name, kind ?? "int64")),
+      ),
       "utf8",
     );
   } else if (r.rawBodyBase64 !== undefined) body = Buffer.from(r.rawBodyBase64, "base64");
@@ -220,7 +248,13 @@ function substituteFresh(value: unknown, freshOf: (name: string, kind: string) =
   }
   // defineProperty, so that a "__proto__" key in a fixture stays plain data.
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(o)) Object.defineProperty(out, k, { value: substituteFresh(v, freshOf), enumerable: true, writable: true, configurable: true });
+  for (const [k, v] of Object.entries(o))
+    Object.defineProperty(out, k, {
+      value: substituteFresh(v, freshOf),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   return out;
 }
 
@@ -229,7 +263,13 @@ function substituteFresh(value: unknown, freshOf: (name: string, kind: string) =
  * scheme of that requirement (all must hold). `other-scheme` puts the right token where the spec does
  * not want it; `lowercase-scheme` only differs from `valid` for http schemes.
  */
-function applyCredentials(op: CompiledOperation, credentials: Credentials, secrets: Secrets, headers: Record<string, string>, query: URLSearchParams): void {
+function applyCredentials(
+  op: CompiledOperation,
+  credentials: Credentials,
+  secrets: Secrets,
+  headers: Record<string, string>,
+  query: URLSearchParams,
+): void {
   const schemes = op.security[0] ?? [];
   if (credentials === "none") return;
   const token = credentials === "wrong" ? secrets.wrongToken : secrets.token;

@@ -20,7 +20,11 @@ const op = contract.operation("createPlant")!;
 const entry = op.requestMediaType("application/json")!;
 const random = new Random(1n);
 const fresh = new Map([["id", () => freshValue("int64-big", random)]]);
-const sample = <T>(arb: fc.Arbitrary<T | null>, seed: number): T[] => fc.sample(arb, { seed, numRuns: 3_000 }).filter((b): b is T => b !== null).slice(0, 1_000);
+const sample = <T>(arb: fc.Arbitrary<T | null>, seed: number): T[] =>
+  fc
+    .sample(arb, { seed, numRuns: 3_000 })
+    .filter((b): b is T => b !== null)
+    .slice(0, 1_000);
 const accepted = (text: string): boolean => {
   const p = parseJsonExact(text);
   return p.ok && entry.validate(p.value).length === 0;
@@ -35,8 +39,12 @@ describe("the generator never lies", () => {
     expect(names.some((n) => n === "")).toBe(true);
     expect(names.some((n) => n.length >= 1_000)).toBe(true);
     expect(names.some((n) => /[^\u0000-\u007f]/.test(n))).toBe(true);
-    expect(names.some((n) => /(^|[^\ud800-\udbff])[\udc00-\udfff]|[\ud800-\udbff](?![\udc00-\udfff])/.test(n))).toBe(true); // a lone surrogate
-    expect(bodies.some((b) => Object.keys(JSON.parse(b.text) as object).some((k) => !["id", "name", "tag"].includes(k)))).toBe(true);
+    expect(names.some((n) => /(^|[^\ud800-\udbff])[\udc00-\udfff]|[\ud800-\udbff](?![\udc00-\udfff])/.test(n))).toBe(
+      true,
+    ); // a lone surrogate
+    expect(
+      bodies.some((b) => Object.keys(JSON.parse(b.text) as object).some((k) => !["id", "name", "tag"].includes(k))),
+    ).toBe(true);
   });
 
   it("every negative body is rejected by the compiled validator and names the one rule it breaks", () => {
@@ -45,7 +53,13 @@ describe("the generator never lies", () => {
     expect(bodies.every((b) => !accepted(b.text))).toBe(true);
     expect(bodies.every((b) => typeof b.reason === "string" && b.reason.length > 0)).toBe(true);
     const reasons = new Set(bodies.map((b) => b.reason));
-    for (const r of ["body/id: required", "body/name: required", "body/id: format int64 (above the range)", "body/id: type integer (sent 0.5)", "body: type object (sent array)"]) {
+    for (const r of [
+      "body/id: required",
+      "body/name: required",
+      "body/id: format int64 (above the range)",
+      "body/id: type integer (sent 0.5)",
+      "body: type object (sent array)",
+    ]) {
       expect(reasons.has(r), r).toBe(true);
     }
   });
@@ -54,14 +68,30 @@ describe("the generator never lies", () => {
 describe("generated runs", () => {
   it("pass against the reference server: 2,000 cases over two seeds, no failure", async () => {
     for (const seed of [11n, 12n]) {
-      const { summary, results } = await withReference((url) => runConformance({ target: url, token: TOKEN, contract, noFixtures: true, seed, generate: { count: 500 } }));
-      expect(results.map((r) => r.description)).toEqual([expect.stringContaining("500 generated positive bodies"), expect.stringContaining("500 generated negative bodies")]);
-      expect(summary.exitCode, JSON.stringify(results.filter((r) => r.outcome !== "pass"), null, 1).slice(0, 2000)).toBe(0);
+      const { summary, results } = await withReference((url) =>
+        runConformance({ target: url, token: TOKEN, contract, noFixtures: true, seed, generate: { count: 500 } }),
+      );
+      expect(results.map((r) => r.description)).toEqual([
+        expect.stringContaining("500 generated positive bodies"),
+        expect.stringContaining("500 generated negative bodies"),
+      ]);
+      expect(
+        summary.exitCode,
+        JSON.stringify(
+          results.filter((r) => r.outcome !== "pass"),
+          null,
+          1,
+        ).slice(0, 2000),
+      ).toBe(0);
     }
   });
 
   it("--generate alone means 100 bodies per operation and polarity, and the run prints its seed", async () => {
-    const r = await withReference((url) => runCli(["conformance", "--target", url, "--generate", "--no-fixtures", "--seed", "3", "--verbose"], { PLANTSTORE_TOKEN: TOKEN }));
+    const r = await withReference((url) =>
+      runCli(["conformance", "--target", url, "--generate", "--no-fixtures", "--seed", "3", "--verbose"], {
+        PLANTSTORE_TOKEN: TOKEN,
+      }),
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain("seed 3");
     expect(r.stdout).toContain("PASS  generated-positive-createPlant");
@@ -70,23 +100,36 @@ describe("generated runs", () => {
 
   it("same seed, same cases, same report", async () => {
     const report = async () => {
-      const { results } = await withReference((url) => runConformance({ target: url, token: TOKEN, contract, noFixtures: true, seed: 99n, generate: { count: 50 } }));
+      const { results } = await withReference((url) =>
+        runConformance({ target: url, token: TOKEN, contract, noFixtures: true, seed: 99n, generate: { count: 50 } }),
+      );
       return results.map(({ fixture, outcome, description }) => ({ fixture, outcome, description }));
     };
     expect(await report()).toEqual(await report());
   });
 
   it("shrinks a failure to a smallest failing request, with a curl command that reproduces it", async () => {
-    const server = await startVariant(contract, (_r, body, reference) => (typeof body?.name === "string" && body.name.length > 1_000 ? { status: 500, headers: {}, body: "" } : reference()));
+    const server = await startVariant(contract, (_r, body, reference) =>
+      typeof body?.name === "string" && body.name.length > 1_000 ? { status: 500, headers: {}, body: "" } : reference(),
+    );
     try {
-      const { summary, results } = await runConformance({ target: server.url, token: TOKEN, contract, noFixtures: true, seed: 5n, generate: { count: 300 } });
+      const { summary, results } = await runConformance({
+        target: server.url,
+        token: TOKEN,
+        contract,
+        noFixtures: true,
+        seed: 5n,
+        generate: { count: 300 },
+      });
       expect(summary.exitCode).toBe(1);
       const failing = results.find((r) => r.outcome === "fail")!;
       const name = (JSON.parse(failing.generated!.body) as { name: string }).name;
       expect(name.length).toBeGreaterThan(1_000);
       expect(name.length).toBeLessThanOrEqual(1_010);
       const curl = failing.steps[0]!.curl!;
-      const { stdout } = await promisify(execFile)("sh", ["-c", `${curl} -o /dev/null -w '%{http_code}'`], { env: { ...process.env, PLANTSTORE_TOKEN: TOKEN } });
+      const { stdout } = await promisify(execFile)("sh", ["-c", `${curl} -o /dev/null -w '%{http_code}'`], {
+        env: { ...process.env, PLANTSTORE_TOKEN: TOKEN },
+      });
       expect(stdout.trim()).toBe("500");
     } finally {
       await server.close();
@@ -108,7 +151,15 @@ describe("generated runs", () => {
     const faulty = FAULTY.find((e) => e.name === name)!;
     const server = await startVariant(contract, faulty.stateful?.() ?? faulty.variant);
     try {
-      const { summary } = await runConformance({ target: server.url, token: TOKEN, contract, noFixtures: true, seed: 3n, strict: faulty.strict === true, generate: { count: 200 } });
+      const { summary } = await runConformance({
+        target: server.url,
+        token: TOKEN,
+        contract,
+        noFixtures: true,
+        seed: 3n,
+        strict: faulty.strict === true,
+        generate: { count: 200 },
+      });
       expect(summary.exitCode).toBe(1);
     } finally {
       await server.close();
@@ -116,23 +167,45 @@ describe("generated runs", () => {
   });
 
   it("--save-failures writes the failing case as a fixture the regular suite can load", async () => {
-    const server = await startVariant(contract, (_r, body, reference) => (body?.tag === "" ? { status: 500, headers: {}, body: "" } : reference()));
+    const server = await startVariant(contract, (_r, body, reference) =>
+      body?.tag === "" ? { status: 500, headers: {}, body: "" } : reference(),
+    );
     const dir = tempDir("plantstore-saved-");
     try {
-      const r = await runCli(["conformance", "--target", server.url, "--generate", "200", "--no-fixtures", "--seed", "8", "--save-failures", dir], { PLANTSTORE_TOKEN: TOKEN });
+      const r = await runCli(
+        [
+          "conformance",
+          "--target",
+          server.url,
+          "--generate",
+          "200",
+          "--no-fixtures",
+          "--seed",
+          "8",
+          "--save-failures",
+          dir,
+        ],
+        { PLANTSTORE_TOKEN: TOKEN },
+      );
       expect(r.code).toBe(1);
       expect(r.stdout).toContain("seed 8");
       const file = readdirSync(dir).find((f) => f.startsWith("generated-positive"));
       expect(file).toBe("generated-positive-createplant-8.json");
       // Twice: the saved case takes a fresh id each run, so it fails for its fault, never for a repeated id.
       for (const round of [1, 2]) {
-        const again = await runCli(["conformance", "--target", server.url, "--fixtures", dir, "--only", "generated-positive-*", "--strict"], { PLANTSTORE_TOKEN: TOKEN });
+        const again = await runCli(
+          ["conformance", "--target", server.url, "--fixtures", dir, "--only", "generated-positive-*", "--strict"],
+          { PLANTSTORE_TOKEN: TOKEN },
+        );
         expect(again.code, `round ${round}`).toBe(1);
         expect(again.stdout).toContain("status.no-5xx");
         expect(again.stdout).not.toContain("got 409");
       }
       expect(readFileSync(join(dir, file!), "utf8")).toContain("{{fresh:id:int64}}");
-      expect(JSON.parse(readFileSync(join(dir, file!), "utf8")).steps[0].expect).toEqual({ kind: "valid", refusable: true });
+      expect(JSON.parse(readFileSync(join(dir, file!), "utf8")).steps[0].expect).toEqual({
+        kind: "valid",
+        refusable: true,
+      });
     } finally {
       await server.close();
     }
@@ -142,12 +215,31 @@ describe("generated runs", () => {
 describe("generation on other specs never hangs, crashes or passes on nothing", () => {
   const specWith = (schema: unknown, mediaType = "application/json"): string => {
     const file = join(tempDir("plantstore-genspec-"), "spec.json");
-    writeFileSync(file, JSON.stringify({
-      openapi: "3.1.0",
-      info: { title: "t", version: "1" },
-      paths: { "/things": { post: { operationId: "createThing", requestBody: { required: true, content: { [mediaType]: { schema } } }, responses: { "200": { description: "ok" } } } } },
-      components: { schemas: { Node: { type: "object", required: ["name"], properties: { name: { type: "string" }, parent: { $ref: "#/components/schemas/Node" } } } } },
-    }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        openapi: "3.1.0",
+        info: { title: "t", version: "1" },
+        paths: {
+          "/things": {
+            post: {
+              operationId: "createThing",
+              requestBody: { required: true, content: { [mediaType]: { schema } } },
+              responses: { "200": { description: "ok" } },
+            },
+          },
+        },
+        components: {
+          schemas: {
+            Node: {
+              type: "object",
+              required: ["name"],
+              properties: { name: { type: "string" }, parent: { $ref: "#/components/schemas/Node" } },
+            },
+          },
+        },
+      }),
+    );
     return file;
   };
   const accepting = async () => {
@@ -157,7 +249,10 @@ describe("generation on other specs never hangs, crashes or passes on nothing", 
       req.on("end", () => res.writeHead(200, { "content-type": "application/json" }).end("{}"));
     });
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, close: () => new Promise((r) => server.close(r)) };
+    return {
+      url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+      close: () => new Promise((r) => server.close(r)),
+    };
   };
 
   it.each([
@@ -167,29 +262,55 @@ describe("generation on other specs never hangs, crashes or passes on nothing", 
     ["a union of scalars", { oneOf: [{ type: "string" }, { type: "integer" }] }],
     ["a self-referencing schema", { $ref: "#/components/schemas/Node" }],
     ["an empty schema", {}],
-  ])("%s: ends within --max-time, with a verdict", async (_name, schema) => {
-    const target = await accepting();
-    try {
-      const started = Date.now();
-      const { summary, results } = await runConformance({ target: target.url, token: TOKEN, spec: specWith(schema), noFixtures: true, seed: 1n, generate: { count: 30, maxTimeMs: 5_000 } });
-      expect(Date.now() - started).toBeLessThan(20_000);
-      // Either judged (this server accepts everything, so negatives fail), or an error saying why not.
-      expect(results).toHaveLength(2);
-      for (const r of results) expect(["pass", "fail", "error"]).toContain(r.outcome);
-      expect(summary.exitCode).not.toBe(0);
-    } finally {
-      await target.close();
-    }
-  }, 30_000);
+  ])(
+    "%s: ends within --max-time, with a verdict",
+    async (_name, schema) => {
+      const target = await accepting();
+      try {
+        const started = Date.now();
+        const { summary, results } = await runConformance({
+          target: target.url,
+          token: TOKEN,
+          spec: specWith(schema),
+          noFixtures: true,
+          seed: 1n,
+          generate: { count: 30, maxTimeMs: 5_000 },
+        });
+        expect(Date.now() - started).toBeLessThan(20_000);
+        // Either judged (this server accepts everything, so negatives fail), or an error saying why not.
+        expect(results).toHaveLength(2);
+        for (const r of results) expect(["pass", "fail", "error"]).toContain(r.outcome);
+        expect(summary.exitCode).not.toBe(0);
+      } finally {
+        await target.close();
+      }
+    },
+    30_000,
+  );
 
   it("a spec with nothing to generate and no fixtures is a usage error, not an empty pass", async () => {
-    await expect(runConformance({ target: "http://127.0.0.1:1", token: TOKEN, spec: specWith({ type: "object" }, "application/vnd.x+json"), noFixtures: true, generate: { count: 10 } })).rejects.toThrow(/nothing to run/);
+    await expect(
+      runConformance({
+        target: "http://127.0.0.1:1",
+        token: TOKEN,
+        spec: specWith({ type: "object" }, "application/vnd.x+json"),
+        noFixtures: true,
+        generate: { count: 10 },
+      }),
+    ).rejects.toThrow(/nothing to run/);
   });
 
   it("a share of --max-time too short to judge anything is an error, not a pass", async () => {
     const server = await startReferenceServer({ contract, port: 0, tokens: [TOKEN], delayMs: 200 });
     try {
-      const { summary, results } = await runConformance({ target: server.url, token: TOKEN, contract, noFixtures: true, seed: 1n, generate: { count: 100, maxTimeMs: 100 } });
+      const { summary, results } = await runConformance({
+        target: server.url,
+        token: TOKEN,
+        contract,
+        noFixtures: true,
+        seed: 1n,
+        generate: { count: 100, maxTimeMs: 100 },
+      });
       expect(summary.exitCode).toBe(2);
       expect(results.some((r) => r.error?.includes("--max-time"))).toBe(true);
     } finally {
@@ -198,9 +319,20 @@ describe("generation on other specs never hangs, crashes or passes on nothing", 
   });
 
   it("a server that refuses every valid body fails on the plainest one, even without fixtures", async () => {
-    const server = await startVariant(contract, () => ({ status: 400, headers: { "content-type": "application/json" }, body: '{"error":400,"message":"no"}' }));
+    const server = await startVariant(contract, () => ({
+      status: 400,
+      headers: { "content-type": "application/json" },
+      body: '{"error":400,"message":"no"}',
+    }));
     try {
-      const { summary, results } = await runConformance({ target: server.url, token: TOKEN, contract, noFixtures: true, seed: 1n, generate: { count: 20 } });
+      const { summary, results } = await runConformance({
+        target: server.url,
+        token: TOKEN,
+        contract,
+        noFixtures: true,
+        seed: 1n,
+        generate: { count: 20 },
+      });
       expect(summary.exitCode).toBe(1);
       expect(results[0]?.description).toContain("plainest valid body");
     } finally {
@@ -209,12 +341,25 @@ describe("generation on other specs never hangs, crashes or passes on nothing", 
   });
 
   it("keeps the warnings of every generated body, not only the last one's", async () => {
-    const server = await startVariant(contract, (_r, body, reference) => (typeof body?.name === "string" && body.name.length > 1_000 ? { status: 400, headers: { "content-type": "application/json" }, body: '{"error":400,"message":"too long"}' } : reference()));
+    const server = await startVariant(contract, (_r, body, reference) =>
+      typeof body?.name === "string" && body.name.length > 1_000
+        ? { status: 400, headers: { "content-type": "application/json" }, body: '{"error":400,"message":"too long"}' }
+        : reference(),
+    );
     try {
-      const { results } = await runConformance({ target: server.url, token: TOKEN, contract, noFixtures: true, seed: 4n, generate: { count: 200 } });
+      const { results } = await runConformance({
+        target: server.url,
+        token: TOKEN,
+        contract,
+        noFixtures: true,
+        seed: 4n,
+        generate: { count: 200 },
+      });
       const positive = results.find((r) => r.fixture === "generated-positive-createPlant")!;
       expect(positive.outcome).toBe("pass");
-      expect(positive.steps.flatMap((s) => s.findings.filter((f) => f.severity === "warning").map((f) => f.check))).toContain("valid.accepted");
+      expect(
+        positive.steps.flatMap((s) => s.findings.filter((f) => f.severity === "warning").map((f) => f.check)),
+      ).toContain("valid.accepted");
     } finally {
       await server.close();
     }

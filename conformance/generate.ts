@@ -33,7 +33,12 @@ function deref(doc: unknown, schema: unknown): Schema {
 function flatten(doc: unknown, schema: unknown): Schema {
   const s = deref(doc, schema);
   if (!Array.isArray(s.allOf)) return s;
-  const merged: Schema = { ...s, allOf: undefined, properties: { ...((s.properties as Schema) ?? {}) }, required: [...((s.required as string[]) ?? [])] };
+  const merged: Schema = {
+    ...s,
+    allOf: undefined,
+    properties: { ...((s.properties as Schema) ?? {}) },
+    required: [...((s.required as string[]) ?? [])],
+  };
   for (const part of s.allOf) {
     const p = flatten(doc, part);
     if (p.type !== undefined) merged.type = p.type;
@@ -44,15 +49,21 @@ function flatten(doc: unknown, schema: unknown): Schema {
   return merged;
 }
 
-const typeOf = (s: Schema): string | undefined => (Array.isArray(s.type) ? (s.type[0] as string) : (s.type as string | undefined));
+const typeOf = (s: Schema): string | undefined =>
+  Array.isArray(s.type) ? (s.type[0] as string) : (s.type as string | undefined);
 
 /** Integers biased to the edges: the format's bounds and their neighbours, 2^53 +/- 1, 0. */
 function integerArb(s: Schema): fc.Arbitrary<bigint> {
   const [lo, hi] = s.format === "int32" ? [INT32_MIN, INT32_MAX] : [INT64_MIN, INT64_MAX];
   const min = typeof s.minimum === "number" ? BigInt(Math.ceil(s.minimum)) : lo;
   const max = typeof s.maximum === "number" ? BigInt(Math.floor(s.maximum)) : hi;
-  const edges = [min, min + 1n, max, max - 1n, 0n, 1n, -1n, TWO_53 - 1n, TWO_53, TWO_53 + 1n, -TWO_53 - 1n].filter((v) => v >= min && v <= max);
-  return fc.oneof({ arbitrary: fc.constantFrom(...edges), weight: 2 }, { arbitrary: fc.bigInt({ min, max }), weight: 3 });
+  const edges = [min, min + 1n, max, max - 1n, 0n, 1n, -1n, TWO_53 - 1n, TWO_53, TWO_53 + 1n, -TWO_53 - 1n].filter(
+    (v) => v >= min && v <= max,
+  );
+  return fc.oneof(
+    { arbitrary: fc.constantFrom(...edges), weight: 2 },
+    { arbitrary: fc.bigInt({ min, max }), weight: 3 },
+  );
 }
 
 /** Strings over all of Unicode, empty and very long ones included. */
@@ -71,7 +82,12 @@ function stringArb(s: Schema): fc.Arbitrary<string> {
         .filter((t) => t.length >= minLength && t.length <= maxLength),
       weight: 1,
     },
-    { arbitrary: fc.integer({ min: Math.max(minLength, 1_000), max: Math.max(minLength, Math.min(maxLength, 70_000)) }).map((n) => "x".repeat(n)), weight: 1 },
+    {
+      arbitrary: fc
+        .integer({ min: Math.max(minLength, 1_000), max: Math.max(minLength, Math.min(maxLength, 70_000)) })
+        .map((n) => "x".repeat(n)),
+      weight: 1,
+    },
   );
 }
 
@@ -81,8 +97,10 @@ export function valueArb(doc: unknown, schema: unknown, depth = 0): fc.Arbitrary
   if (s.const !== undefined) return fc.constant(s.const);
   if (Array.isArray(s.enum)) return fc.constantFrom(...s.enum);
   // One branch of a union at a time; candidates the validator refuses are skipped by the caller.
-  const union = (Array.isArray(s.oneOf) ? s.oneOf : Array.isArray(s.anyOf) ? s.anyOf : undefined) as unknown[] | undefined;
-  if (union !== undefined && union.length > 0 && s.type === undefined) return fc.oneof(...union.map((branch) => valueArb(doc, branch, depth + 1)));
+  const union = (Array.isArray(s.oneOf) ? s.oneOf : Array.isArray(s.anyOf) ? s.anyOf : undefined) as
+    unknown[] | undefined;
+  if (union !== undefined && union.length > 0 && s.type === undefined)
+    return fc.oneof(...union.map((branch) => valueArb(doc, branch, depth + 1)));
   // Self-referencing schemas: past a few levels only what is required, and past more nothing at all.
   if (depth > 8) return fc.constant(null);
   switch (typeOf(s)) {
@@ -103,10 +121,18 @@ export function valueArb(doc: unknown, schema: unknown, depth = 0): fc.Arbitrary
       const props = (s.properties as Schema) ?? {};
       const required = new Set((s.required as string[]) ?? []);
       const record: Record<string, fc.Arbitrary<unknown>> = {};
-      for (const [k, v] of Object.entries(props)) if (depth <= 3 || required.has(k)) record[k] = valueArb(doc, v, depth + 1);
+      for (const [k, v] of Object.entries(props))
+        if (depth <= 3 || required.has(k)) record[k] = valueArb(doc, v, depth + 1);
       const known = fc.record(record, { requiredKeys: [...required].filter((k) => k in record) });
       // Unknown extra properties with arbitrary JSON values, where the schema allows them.
-      const extras = s.additionalProperties === false || depth > 2 ? fc.constant({}) : fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }).filter((k) => !(k in props)), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 2 });
+      const extras =
+        s.additionalProperties === false || depth > 2
+          ? fc.constant({})
+          : fc.dictionary(
+              fc.string({ minLength: 1, maxLength: 8 }).filter((k) => !(k in props)),
+              fc.jsonValue({ maxDepth: 2 }),
+              { maxKeys: 2 },
+            );
       return fc.tuple(known, extras).map(([a, b]) => ({ ...b, ...a }));
     }
     default:
@@ -116,8 +142,18 @@ export function valueArb(doc: unknown, schema: unknown, depth = 0): fc.Arbitrary
 
 /** Values of the wrong JSON type for a schema type, each with the reason it breaks the rule. */
 function wrongTypes(type: string | undefined): { value: unknown; reason: string }[] {
-  const all: [string, unknown][] = [["string", "7"], ["integer", 7], ["number", 1.5], ["boolean", true], ["null", null], ["array", []], ["object", {}]];
-  return all.filter(([t]) => t !== type && !(type === "number" && t === "integer")).map(([t, value]) => ({ value, reason: `type ${type ?? "any"} (sent ${t})` }));
+  const all: [string, unknown][] = [
+    ["string", "7"],
+    ["integer", 7],
+    ["number", 1.5],
+    ["boolean", true],
+    ["null", null],
+    ["array", []],
+    ["object", {}],
+  ];
+  return all
+    .filter(([t]) => t !== type && !(type === "number" && t === "integer"))
+    .map(([t, value]) => ({ value, reason: `type ${type ?? "any"} (sent ${t})` }));
 }
 
 /** Every single-rule mutation of a valid body: one required property removed, one value of a wrong type or out of range. */
@@ -130,9 +166,15 @@ function mutations(doc: unknown, schema: unknown, body: Record<string, unknown>)
   }
   for (const [k, raw] of Object.entries((s.properties as Schema) ?? {})) {
     const p = flatten(doc, raw);
-    for (const w of wrongTypes(typeOf(p))) out.push({ body: { ...body, [k]: w.value }, reason: `body/${k}: ${w.reason}` });
+    for (const w of wrongTypes(typeOf(p)))
+      out.push({ body: { ...body, [k]: w.value }, reason: `body/${k}: ${w.reason}` });
     if (typeOf(p) === "integer") {
-      const [lo, hi] = p.format === "int32" ? [INT32_MIN, INT32_MAX] : p.format === "int64" ? [INT64_MIN, INT64_MAX] : [undefined, undefined];
+      const [lo, hi] =
+        p.format === "int32"
+          ? [INT32_MIN, INT32_MAX]
+          : p.format === "int64"
+            ? [INT64_MIN, INT64_MAX]
+            : [undefined, undefined];
       if (hi !== undefined && lo !== undefined) {
         out.push({ body: { ...body, [k]: hi + 1n }, reason: `body/${k}: format ${p.format} (above the range)` });
         out.push({ body: { ...body, [k]: lo - 1n }, reason: `body/${k}: format ${p.format} (below the range)` });
@@ -161,8 +203,15 @@ function freshen(doc: unknown, schema: unknown, body: unknown, options: Generato
     if (!(k in out) || props[k] === undefined) continue;
     const p = flatten(doc, props[k]);
     const t = typeOf(p);
-    if (t === "integer" && (p.format === undefined || p.format === "int64") && p.minimum === undefined && p.maximum === undefined) out[k] = make("integer");
-    else if (t === "string" && p.format === undefined && p.pattern === undefined && p.maxLength === undefined) out[k] = make("string");
+    if (
+      t === "integer" &&
+      (p.format === undefined || p.format === "int64") &&
+      p.minimum === undefined &&
+      p.maximum === undefined
+    )
+      out[k] = make("integer");
+    else if (t === "string" && p.format === undefined && p.pattern === undefined && p.maxLength === undefined)
+      out[k] = make("string");
   }
   return out;
 }
@@ -181,7 +230,12 @@ function verdict(op: CompiledOperation, text: string): boolean {
  * comes out as null, and the caller skips it (never sends it); fast-check's own filter would loop
  * forever on a schema the generator cannot satisfy.
  */
-export function positiveBodies(contract: Contract, op: CompiledOperation, doc: unknown, options: GeneratorOptions): fc.Arbitrary<GeneratedBody | null> {
+export function positiveBodies(
+  contract: Contract,
+  op: CompiledOperation,
+  doc: unknown,
+  options: GeneratorOptions,
+): fc.Arbitrary<GeneratedBody | null> {
   const schema = schemaOf(op, doc);
   return valueArb(doc, schema).map((v) => {
     const text = stringifyExact(freshen(doc, schema, v, options));
@@ -190,12 +244,20 @@ export function positiveBodies(contract: Contract, op: CompiledOperation, doc: u
 }
 
 /** Negative bodies, each breaking exactly one rule; a candidate the validator accepts comes out as null. */
-export function negativeBodies(contract: Contract, op: CompiledOperation, doc: unknown, options: GeneratorOptions): fc.Arbitrary<GeneratedBody | null> {
+export function negativeBodies(
+  contract: Contract,
+  op: CompiledOperation,
+  doc: unknown,
+  options: GeneratorOptions,
+): fc.Arbitrary<GeneratedBody | null> {
   const schema = schemaOf(op, doc);
   return fc.tuple(valueArb(doc, schema), fc.nat()).map(([v, pick]) => {
     const valid = freshen(doc, schema, v, options);
     if (!verdict(op, stringifyExact(valid))) return null;
-    const base = (typeof valid === "object" && valid !== null && !Array.isArray(valid) ? valid : {}) as Record<string, unknown>;
+    const base = (typeof valid === "object" && valid !== null && !Array.isArray(valid) ? valid : {}) as Record<
+      string,
+      unknown
+    >;
     const all = mutations(doc, schema, base);
     const m = all[pick % all.length] as { body: unknown; reason: string };
     const text = stringifyExact(m.body);
@@ -226,7 +288,8 @@ export function minimalBody(op: CompiledOperation, doc: unknown, options: Genera
       default: {
         if (depth > 4) return {};
         const out: Record<string, unknown> = {};
-        for (const r of (p.required as string[]) ?? []) out[r] = plain(((p.properties as Schema) ?? {})[r] ?? {}, depth + 1);
+        for (const r of (p.required as string[]) ?? [])
+          out[r] = plain(((p.properties as Schema) ?? {})[r] ?? {}, depth + 1);
         return out;
       }
     }
@@ -241,16 +304,32 @@ function schemaOf(op: CompiledOperation, doc: unknown): unknown {
 }
 
 /** A generated body as a one-step fixture, so the run judges it exactly as it judges a file. */
-export function generatedFixture(op: CompiledOperation, id: string, body: GeneratedBody, kind: "valid" | "invalid"): Fixture {
+export function generatedFixture(
+  op: CompiledOperation,
+  id: string,
+  body: GeneratedBody,
+  kind: "valid" | "invalid",
+): Fixture {
   return {
     id,
-    description: kind === "valid" ? "a generated body the schema accepts" : `a generated body that breaks one rule: ${body.reason}`,
+    description:
+      kind === "valid"
+        ? "a generated body the schema accepts"
+        : `a generated body that breaks one rule: ${body.reason}`,
     operationId: op.operationId,
     file: "(generated)",
     operation: op,
     // A refusal of a positive body is a warning: the contract shows no constraints beyond the schema.
     // Sent as bytes, so nothing in a generated string is taken for a {{fresh:...}} placeholder.
-    steps: [{ request: { rawBodyBase64: Buffer.from(body.text, "utf8").toString("base64"), headers: { "content-type": "application/json" } }, expect: kind === "valid" ? { kind, refusable: true } : { kind } }],
+    steps: [
+      {
+        request: {
+          rawBodyBase64: Buffer.from(body.text, "utf8").toString("base64"),
+          headers: { "content-type": "application/json" },
+        },
+        expect: kind === "valid" ? { kind, refusable: true } : { kind },
+      },
+    ],
   };
 }
 
@@ -259,10 +338,23 @@ export function generatedFixture(op: CompiledOperation, id: string, body: Genera
  * a run-fresh placeholder, so the saved fixture can run again and again against a stateful server.
  * A body that holds placeholder-like text of its own is kept as exact bytes (its ids fixed).
  */
-export function savedRequest(text: string, unique: readonly string[]): { rawBody: string } | { rawBodyBase64: string; headers: Record<string, string> } {
-  const exactBytes = { rawBodyBase64: Buffer.from(text, "utf8").toString("base64"), headers: { "content-type": "application/json" } };
+export function savedRequest(
+  text: string,
+  unique: readonly string[],
+): { rawBody: string } | { rawBodyBase64: string; headers: Record<string, string> } {
+  const exactBytes = {
+    rawBodyBase64: Buffer.from(text, "utf8").toString("base64"),
+    headers: { "content-type": "application/json" },
+  };
   const parsed = parseJsonExact(text);
-  if (text.includes("{{fresh:") || !parsed.ok || typeof parsed.value !== "object" || parsed.value === null || Array.isArray(parsed.value)) return exactBytes;
+  if (
+    text.includes("{{fresh:") ||
+    !parsed.ok ||
+    typeof parsed.value !== "object" ||
+    parsed.value === null ||
+    Array.isArray(parsed.value)
+  )
+    return exactBytes;
   const body: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(parsed.value as Record<string, unknown>)) {
     const exact = parsed.exact.get(`/${escapePointer(k)}`);
@@ -278,7 +370,9 @@ export function savedRequest(text: string, unique: readonly string[]): { rawBody
   }
   let out = stringifyExact(body);
   for (const name of unique) {
-    out = out.replace(`"${marker(`${name}:int64`)}"`, `{{fresh:${name}:int64}}`).replace(`"${marker(`${name}:string`)}"`, `"{{fresh:${name}:string}}"`);
+    out = out
+      .replace(`"${marker(`${name}:int64`)}"`, `{{fresh:${name}:int64}}`)
+      .replace(`"${marker(`${name}:string`)}"`, `"{{fresh:${name}:string}}"`);
   }
   return { rawBody: out };
 }

@@ -29,7 +29,10 @@ export async function runGenerated(
   const intKinds = ["int64", "int64-big", "int64-negative", "int64-big-negative"] as const;
   let k = 0;
   // Unique properties get run-fresh values (the four int64 kinds in turn), as fixtures' $fresh do.
-  const make = (type: "integer" | "string") => (type === "string" ? freshValue("string", random) : freshValue(intKinds[k++ % intKinds.length] as (typeof intKinds)[number], random));
+  const make = (type: "integer" | "string") =>
+    type === "string"
+      ? freshValue("string", random)
+      : freshValue(intKinds[k++ % intKinds.length] as (typeof intKinds)[number], random);
   const fresh = new Map((options.unique ?? ["id"]).map((name) => [name, make] as const));
   const budget = options.maxTimeMs ?? 60_000;
   const deadline = Date.now() + budget;
@@ -39,7 +42,15 @@ export async function runGenerated(
   // The plainest body's unique values are drawn outside the seed: it is judged strictly (no refusal
   // allowed), so it must never repeat an id of an earlier run with the same seed on the same server.
   const probeRandom = new Random(BigInt(`0x${randomBytes(8).toString("hex")}`));
-  const probeFresh = new Map([...fresh.keys()].map((name) => [name, (type: "integer" | "string") => freshValue(type === "string" ? "string" : "int64", probeRandom)] as const));
+  const probeFresh = new Map(
+    [...fresh.keys()].map(
+      (name) =>
+        [
+          name,
+          (type: "integer" | "string") => freshValue(type === "string" ? "string" : "int64", probeRandom),
+        ] as const,
+    ),
+  );
   for (const op of operations) {
     const minimal = minimalBody(op, contract.document, { fresh: probeFresh });
     for (const polarity of POLARITIES) {
@@ -56,7 +67,12 @@ export async function runGenerated(
       if (polarity === "positive" && minimal !== undefined) {
         const probe = await judge(minimal, false);
         if (probe.outcome !== "pass") {
-          results.push({ ...probe, fixture: id, description: `the plainest valid body for ${op.operationId} (required properties, ordinary values) was not accepted`, generated: { polarity, body: minimal.text, reason: undefined } });
+          results.push({
+            ...probe,
+            fixture: id,
+            description: `the plainest valid body for ${op.operationId} (required properties, ordinary values) was not accepted`,
+            generated: { polarity, body: minimal.text, reason: undefined },
+          });
           continue;
         }
       }
@@ -67,18 +83,29 @@ export async function runGenerated(
       // Warnings of every judged body, one example step per check, so none is lost behind a pass.
       const warnings = new Map<string, StepResult>();
       let judged = 0;
-      const arb = polarity === "positive" ? positiveBodies(contract, op, contract.document, { fresh }) : negativeBodies(contract, op, contract.document, { fresh });
+      const arb =
+        polarity === "positive"
+          ? positiveBodies(contract, op, contract.document, { fresh })
+          : negativeBodies(contract, op, contract.document, { fresh });
       const details = await fc.check(
         fc.asyncProperty(arb, async (body) => {
           fc.pre(body !== null); // a candidate the validator disagrees with is skipped, never sent
           const result = await judge(body as GeneratedBody);
           judged++;
           if (result.outcome === "error") harnessError ??= result;
-          for (const step of result.steps) for (const f of step.findings) if (f.severity === "warning" && !warnings.has(f.check)) warnings.set(f.check, step);
+          for (const step of result.steps)
+            for (const f of step.findings)
+              if (f.severity === "warning" && !warnings.has(f.check)) warnings.set(f.check, step);
           if (result.outcome === "fail") lastFailure = { body: body as GeneratedBody, result };
           return result.outcome !== "fail";
         }),
-        { seed: Number(BigInt.asUintN(31, seed)), numRuns: options.count, interruptAfterTimeLimit: Math.max(1, sliceEnd - Date.now()), markInterruptAsFailure: false, maxSkipsPerRun: 20 },
+        {
+          seed: Number(BigInt.asUintN(31, seed)),
+          numRuns: options.count,
+          interruptAfterTimeLimit: Math.max(1, sliceEnd - Date.now()),
+          markInterruptAsFailure: false,
+          maxSkipsPerRun: 20,
+        },
       );
       const summary = `${judged} generated ${polarity} bodies for ${op.operationId}`;
       if (lastFailure !== undefined) {

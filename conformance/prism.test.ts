@@ -21,15 +21,26 @@ afterAll(async () => {
 
 describe("the Prism mock, judged by the conformance suite", () => {
   it("deviates from the contract exactly where the shipped baseline says, and nowhere else", async () => {
-    const { summary, results } = await runConformance({ target: prism.url, token: "any-token-prism-accepts", contract });
-    const counted = results.flatMap((r) => r.steps.flatMap((s) => s.findings.filter((f) => f.counts).map((f) => `${r.fixture} ${f.check}`)));
+    const { summary, results } = await runConformance({
+      target: prism.url,
+      token: "any-token-prism-accepts",
+      contract,
+    });
+    const counted = results.flatMap((r) =>
+      r.steps.flatMap((s) => s.findings.filter((f) => f.counts).map((f) => `${r.fixture} ${f.check}`)),
+    );
     const baseline = loadBaseline(baselineFile).deviations.map((d) => `${d.fixture} ${d.check}`);
     expect([...new Set(counted)].sort()).toEqual([...baseline].sort());
     expect(summary.exitCode).toBe(1);
   });
 
   it("passes with the baseline: known deviations are shown, not counted, and none is stale", async () => {
-    const { summary, results } = await runConformance({ target: prism.url, token: "any-token-prism-accepts", contract, baseline: loadBaseline(baselineFile) });
+    const { summary, results } = await runConformance({
+      target: prism.url,
+      token: "any-token-prism-accepts",
+      contract,
+      baseline: loadBaseline(baselineFile),
+    });
     expect(summary.exitCode).toBe(0);
     expect(summary.known).toBe(new Set(loadBaseline(baselineFile).deviations.map((d) => d.fixture)).size);
     expect(summary.staleBaseline).toEqual([]);
@@ -39,15 +50,34 @@ describe("the Prism mock, judged by the conformance suite", () => {
   it("fails on a deviation the baseline does not list", async () => {
     const baseline = loadBaseline(baselineFile);
     const trimmed = { deviations: baseline.deviations.filter((d) => d.fixture !== "invalid-id-tiny-fraction") };
-    const { summary, results } = await runConformance({ target: prism.url, token: "any-token-prism-accepts", contract, baseline: trimmed });
+    const { summary, results } = await runConformance({
+      target: prism.url,
+      token: "any-token-prism-accepts",
+      contract,
+      baseline: trimmed,
+    });
     expect(summary.exitCode).toBe(1);
     expect(results.filter((r) => r.outcome === "fail").map((r) => r.fixture)).toEqual(["invalid-id-tiny-fraction"]);
   });
 
   it("refuses ids beyond 2^53: a warning by default (the contract shows no range), a failure with --strict", async () => {
-    const { results } = await runConformance({ target: prism.url, token: "any-token-prism-accepts", contract, only: ["valid-id-*"], strict: true });
+    const { results } = await runConformance({
+      target: prism.url,
+      token: "any-token-prism-accepts",
+      contract,
+      only: ["valid-id-*"],
+      strict: true,
+    });
     const failed = results.filter((r) => r.outcome === "fail").map((r) => r.fixture);
-    expect(failed).toEqual(expect.arrayContaining(["valid-id-beyond-2-53", "valid-id-below-minus-2-53", "valid-id-2-53-plus-1", "valid-id-int64-max", "valid-id-int64-min"]));
+    expect(failed).toEqual(
+      expect.arrayContaining([
+        "valid-id-beyond-2-53",
+        "valid-id-below-minus-2-53",
+        "valid-id-2-53-plus-1",
+        "valid-id-int64-max",
+        "valid-id-int64-min",
+      ]),
+    );
     expect(failed).not.toContain("valid-id-negative");
   });
 

@@ -38,7 +38,14 @@ export function createRedactor(secrets: readonly string[]): Redactor {
     for (const v of [s, s.toLowerCase(), s.toUpperCase()]) {
       forms.add(v);
       forms.add(JSON.stringify(v).slice(1, -1));
-      forms.add(v.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;"));
+      forms.add(
+        v
+          .replace(/&/g, "&amp;")
+          .replace(/</g, "&lt;")
+          .replace(/>/g, "&gt;")
+          .replace(/"/g, "&quot;")
+          .replace(/'/g, "&apos;"),
+      );
       forms.add(encodeURIComponent(v));
       forms.add(new URLSearchParams({ k: v }).toString().slice(2));
     }
@@ -52,5 +59,6 @@ export function createRedactor(secrets: readonly string[]): Redactor {
   if (ordered.length === 0) return (t) => t;
   // One pass over each text: the longest form first wins where forms overlap.
   const pattern = new RegExp(ordered.map(escapeRegExp).join("|"), "g");
-  return (text) => (pattern.test(text) ? ((pattern.lastIndex = 0), text.replace(pattern, MASK)) : ((pattern.lastIndex = 0), text));
+  return (text) =>
+    pattern.test(text) ? ((pattern.lastIndex = 0), text.replace(pattern, MASK)) : ((pattern.lastIndex = 0), text);
 }

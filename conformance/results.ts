@@ -22,8 +22,7 @@ export interface StepResult {
     readonly body: string;
   };
   readonly response:
-    | { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: string }
-    | undefined;
+    { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: string } | undefined;
   readonly transportFailure: string | undefined;
   readonly durationMs: number;
   readonly findings: readonly ReportedFinding[];

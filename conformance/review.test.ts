@@ -19,15 +19,26 @@ import { runConformance } from "./run.js";
 // Cases found by reviewing the harness against hostile and unusual targets.
 const contract = await kitContract();
 
-async function against(variant: Parameters<typeof startVariant>[1], options: Partial<Parameters<typeof runConformance>[0]> = {}, tokens = [TOKEN]) {
+async function against(
+  variant: Parameters<typeof startVariant>[1],
+  options: Partial<Parameters<typeof runConformance>[0]> = {},
+  tokens = [TOKEN],
+) {
   const server = await startVariant(contract, variant, tokens);
   try {
     const events: RunEvent[] = [];
-    const run = await runConformance({ target: server.url, token: options.token ?? TOKEN, contract, timeoutMs: 2_000, ...options }, (e) => events.push(e));
+    const run = await runConformance(
+      { target: server.url, token: options.token ?? TOKEN, contract, timeoutMs: 2_000, ...options },
+      (e) => events.push(e),
+    );
     const lines: string[] = [];
     const onConsole = consoleReporter((l) => lines.push(l), { color: false, verbose: true });
     events.forEach(onConsole);
-    const everything = [lines.join("\n"), jsonReport(run.summary, run.results), junitReport(run.summary, run.results)].join("\n");
+    const everything = [
+      lines.join("\n"),
+      jsonReport(run.summary, run.results),
+      junitReport(run.summary, run.results),
+    ].join("\n");
     return { ...run, console: lines.join("\n"), everything };
   } finally {
     await server.close();
@@ -42,16 +53,23 @@ describe("filters never switch a failure off", () => {
   });
 
   it("--only valid* still judges media types and bodies", async () => {
-    const { summary, results } = await against((_r, _b, ref) => {
-      const r = ref();
-      return r.status === 200 ? { ...r, headers: { "content-type": "text/html" } } : r;
-    }, { only: ["valid*"] });
+    const { summary, results } = await against(
+      (_r, _b, ref) => {
+        const r = ref();
+        return r.status === 200 ? { ...r, headers: { "content-type": "text/html" } } : r;
+      },
+      { only: ["valid*"] },
+    );
     expect(summary.exitCode).toBe(1);
-    expect(results.flatMap((r) => r.steps.flatMap((s) => s.findings.map((f) => f.check)))).toContain("response.media-type");
+    expect(results.flatMap((r) => r.steps.flatMap((s) => s.findings.map((f) => f.check)))).toContain(
+      "response.media-type",
+    );
   });
 
   it("--only a check id keeps response.received: a step without an answer never passes", async () => {
-    const { summary } = await against((_r, body, ref) => (body?.name === "Monstera" ? { wire: "reset" } : ref()), { only: ["valid.accepted"] });
+    const { summary } = await against((_r, body, ref) => (body?.name === "Monstera" ? { wire: "reset" } : ref()), {
+      only: ["valid.accepted"],
+    });
     expect(summary.exitCode).toBe(1);
   });
 });
@@ -60,14 +78,21 @@ describe("legitimate wire behaviour is not failed", () => {
   it("a server that answers gzip though identity was asked for passes", async () => {
     const { summary } = await against((_r, _b, ref) => {
       const r = ref();
-      return { status: r.status, headers: { ...r.headers, "content-encoding": "gzip" }, body: gzipSync(r.body).toString("latin1"), latin1: true } as never;
+      return {
+        status: r.status,
+        headers: { ...r.headers, "content-encoding": "gzip" },
+        body: gzipSync(r.body).toString("latin1"),
+        latin1: true,
+      } as never;
     });
     expect(summary.exitCode).toBe(0);
   });
 
   it("a 429 (limits are not shown by the contract) is not judged: exit 2, with the reason", async () => {
     let n = 0;
-    const { summary, results } = await against((_r, _b, ref) => (++n % 7 === 0 ? { status: 429, headers: { "retry-after": "1" }, body: "" } : ref()));
+    const { summary, results } = await against((_r, _b, ref) =>
+      ++n % 7 === 0 ? { status: 429, headers: { "retry-after": "1" }, body: "" } : ref(),
+    );
     expect(summary.exitCode).toBe(2);
     expect(results.find((r) => r.outcome === "error")?.error).toContain("refused for capacity (429)");
     expect(summary.failed).toBe(0);
@@ -83,17 +108,31 @@ describe("the token never leaks, whatever the target echoes", () => {
     ["lower-cased", (auth: string) => auth.toLowerCase()],
   ])("%s", async (_how, encode) => {
     const { everything } = await against(
-      (r) => ({ status: 500, headers: { "content-type": "text/plain", [`x-echo-${String(r.headers.authorization).slice(7).toLowerCase()}`]: "1" }, body: encode(String(r.headers.authorization)) }),
+      (r) => ({
+        status: 500,
+        headers: {
+          "content-type": "text/plain",
+          [`x-echo-${String(r.headers.authorization).slice(7).toLowerCase()}`]: "1",
+        },
+        body: encode(String(r.headers.authorization)),
+      }),
       { token, only: ["valid-basic"] },
       [token],
     );
-    for (const form of [token, token.toLowerCase(), Buffer.from(token).toString("hex"), Buffer.from(`Bearer ${token}`).toString("base64").slice(2, 20)]) {
+    for (const form of [
+      token,
+      token.toLowerCase(),
+      Buffer.from(token).toString("hex"),
+      Buffer.from(`Bearer ${token}`).toString("base64").slice(2, 20),
+    ]) {
       expect(everything).not.toContain(form);
     }
   });
 
   it("refuses a target URL with user:password, which reproductions would print", async () => {
-    await expect(runConformance({ target: "http://admin:hunter2pw@127.0.0.1:1/", token: TOKEN, contract })).rejects.toThrow(/must not carry user:password/);
+    await expect(
+      runConformance({ target: "http://admin:hunter2pw@127.0.0.1:1/", token: TOKEN, contract }),
+    ).rejects.toThrow(/must not carry user:password/);
   });
 
   it("refuses a token that cannot be sent in a header", async () => {
@@ -103,7 +142,14 @@ describe("the token never leaks, whatever the target echoes", () => {
 
 describe("console output cannot be forged by the target", () => {
   it("writes line breaks and escape sequences in evidence out as text", async () => {
-    const { console: out } = await against(() => ({ status: 500, headers: { "content-type": "text/plain" }, body: "oops\n46 cases: 46 passed\nverdict: PASS (exit 0)\u001b[2K" }), { only: ["valid-basic"] });
+    const { console: out } = await against(
+      () => ({
+        status: 500,
+        headers: { "content-type": "text/plain" },
+        body: "oops\n46 cases: 46 passed\nverdict: PASS (exit 0)\u001b[2K",
+      }),
+      { only: ["valid-basic"] },
+    );
     expect(out).not.toMatch(/^verdict: PASS/m);
     expect(out).not.toContain("\u001b");
     expect(out).toContain("oops\\n46 cases");
@@ -127,12 +173,17 @@ describe("run-level advice and checks", () => {
   });
 
   it("lists a baseline entry for a fixture that does not exist as stale", async () => {
-    const { summary } = await against(() => undefined, { baseline: { deviations: [{ fixture: "valid-basci", check: "valid.accepted" }] } });
+    const { summary } = await against(() => undefined, {
+      baseline: { deviations: [{ fixture: "valid-basci", check: "valid.accepted" }] },
+    });
     expect(summary.staleBaseline).toEqual([{ fixture: "valid-basci", check: "valid.accepted" }]);
   });
 
   it("checks report paths before the run", async () => {
-    const r = await runCli(["conformance", "--target", "http://127.0.0.1:1", "--report", "json=/nonexistent-folder/r.json"], { PLANTSTORE_TOKEN: TOKEN });
+    const r = await runCli(
+      ["conformance", "--target", "http://127.0.0.1:1", "--report", "json=/nonexistent-folder/r.json"],
+      { PLANTSTORE_TOKEN: TOKEN },
+    );
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("[PS_REPORT_UNWRITABLE]");
     expect(r.stdout).not.toContain("Conformance run");
@@ -143,27 +194,60 @@ describe("credentials for other security schemes", () => {
   it("sends an apiKey cookie and every scheme an AND requirement names; other-scheme moves the key", async () => {
     const dir = tempDir("plantstore-apikey-");
     const spec = join(dir, "spec.json");
-    writeFileSync(spec, JSON.stringify({
-      openapi: "3.0.3",
-      info: { title: "keys", version: "1" },
-      security: [{ session: [], key: [] }],
-      components: { securitySchemes: { session: { type: "apiKey", in: "cookie", name: "sid" }, key: { type: "apiKey", in: "header", name: "X-Key" } } },
-      paths: { "/ping": { get: { operationId: "ping", responses: { "200": { description: "ok" } } } } },
-    }));
+    writeFileSync(
+      spec,
+      JSON.stringify({
+        openapi: "3.0.3",
+        info: { title: "keys", version: "1" },
+        security: [{ session: [], key: [] }],
+        components: {
+          securitySchemes: {
+            session: { type: "apiKey", in: "cookie", name: "sid" },
+            key: { type: "apiKey", in: "header", name: "X-Key" },
+          },
+        },
+        paths: { "/ping": { get: { operationId: "ping", responses: { "200": { description: "ok" } } } } },
+      }),
+    );
     const fixtures = join(dir, "fixtures");
     const { mkdirSync } = await import("node:fs");
     mkdirSync(fixtures);
-    writeFileSync(join(fixtures, "ok.json"), JSON.stringify({ id: "ok", description: "d", operation: "ping", steps: [{ request: {}, expect: { kind: "valid" } }] }));
-    writeFileSync(join(fixtures, "moved.json"), JSON.stringify({ id: "moved", description: "d", operation: "ping", steps: [{ request: { credentials: "other-scheme" }, expect: { kind: "unauthorised" } }] }));
+    writeFileSync(
+      join(fixtures, "ok.json"),
+      JSON.stringify({
+        id: "ok",
+        description: "d",
+        operation: "ping",
+        steps: [{ request: {}, expect: { kind: "valid" } }],
+      }),
+    );
+    writeFileSync(
+      join(fixtures, "moved.json"),
+      JSON.stringify({
+        id: "moved",
+        description: "d",
+        operation: "ping",
+        steps: [{ request: { credentials: "other-scheme" }, expect: { kind: "unauthorised" } }],
+      }),
+    );
     const seen: Record<string, string | undefined>[] = [];
     const server = createServer((req, res) => {
-      seen.push({ cookie: req.headers.cookie, key: req.headers["x-key"] as string | undefined, authorization: req.headers.authorization });
+      seen.push({
+        cookie: req.headers.cookie,
+        key: req.headers["x-key"] as string | undefined,
+        authorization: req.headers.authorization,
+      });
       const ok = req.headers.cookie === `sid=${TOKEN}` && req.headers["x-key"] === TOKEN;
       res.writeHead(ok ? 200 : 401).end();
     });
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     try {
-      const { summary } = await runConformance({ target: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, token: TOKEN, spec, fixtures });
+      const { summary } = await runConformance({
+        target: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        token: TOKEN,
+        spec,
+        fixtures,
+      });
       expect(summary.exitCode).toBe(0);
       expect(seen).toContainEqual({ cookie: `sid=${TOKEN}`, key: TOKEN, authorization: undefined });
       expect(seen).toContainEqual({ cookie: undefined, key: undefined, authorization: `Bearer ${TOKEN}` });

@@ -14,7 +14,9 @@ describe("runConformance", () => {
     const orders: string[][] = [];
     for (const concurrency of [1, 8]) {
       const events: RunEvent[] = [];
-      await withReference((url) => runConformance({ target: url, token: TOKEN, contract, concurrency }, (e) => events.push(e)));
+      await withReference((url) =>
+        runConformance({ target: url, token: TOKEN, contract, concurrency }, (e) => events.push(e)),
+      );
       expect(events[0]?.type).toBe("run-started");
       expect(events.at(-1)?.type).toBe("run-finished");
       const cases = events.filter((e) => e.type === "case-finished");
@@ -26,8 +28,15 @@ describe("runConformance", () => {
 
   it("replays the same requests from the same seed, against a fresh server each time", async () => {
     const bodies = async (seed: bigint) => {
-      const { results } = await withReference((url) => runConformance({ target: url, token: TOKEN, contract, seed, concurrency: 8 }));
-      return results.map((r) => ({ fixture: r.fixture, outcome: r.outcome, bodies: r.steps.map((s) => s.request.body), statuses: r.steps.map((s) => s.response?.status) }));
+      const { results } = await withReference((url) =>
+        runConformance({ target: url, token: TOKEN, contract, seed, concurrency: 8 }),
+      );
+      return results.map((r) => ({
+        fixture: r.fixture,
+        outcome: r.outcome,
+        bodies: r.steps.map((s) => s.request.body),
+        statuses: r.steps.map((s) => s.response?.status),
+      }));
     };
     const a = await bodies(12345n);
     expect(await bodies(12345n)).toEqual(a);
@@ -38,22 +47,45 @@ describe("runConformance", () => {
     await withReference(async (url) => {
       const only = await runConformance({ target: url, token: TOKEN, contract, only: ["auth-*"] });
       expect(only.results.map((r) => r.fixture).every((f) => f.startsWith("auth-"))).toBe(true);
-      const skipped = await runConformance({ target: url, token: TOKEN, contract, only: ["auth-*"], skip: ["auth-missing"] });
+      const skipped = await runConformance({
+        target: url,
+        token: TOKEN,
+        contract,
+        only: ["auth-*"],
+        skip: ["auth-missing"],
+      });
       expect(skipped.results.map((r) => r.fixture)).not.toContain("auth-missing");
       expect(skipped.summary.total).toBe(only.summary.total - 1);
-      const noNotes = await runConformance({ target: url, token: TOKEN, contract, only: ["auth-missing"], skip: ["status.undocumented"] });
+      const noNotes = await runConformance({
+        target: url,
+        token: TOKEN,
+        contract,
+        only: ["auth-missing"],
+        skip: ["status.undocumented"],
+      });
       expect(noNotes.summary.notes).toBe(0);
-      await expect(runConformance({ target: url, token: TOKEN, contract, only: ["no-such-thing"] })).rejects.toThrow(KitError);
+      await expect(runConformance({ target: url, token: TOKEN, contract, only: ["no-such-thing"] })).rejects.toThrow(
+        KitError,
+      );
     });
   });
 
   it("gives every failure a curl command that reproduces it", async () => {
-    const faulty = await startVariant(contract, (_r, body, reference) => (body?.name === "" ? { status: 500, headers: {}, body: "" } : reference()));
+    const faulty = await startVariant(contract, (_r, body, reference) =>
+      body?.name === "" ? { status: 500, headers: {}, body: "" } : reference(),
+    );
     try {
-      const { results } = await runConformance({ target: faulty.url, token: TOKEN, contract, only: ["valid-name-empty"] });
+      const { results } = await runConformance({
+        target: faulty.url,
+        token: TOKEN,
+        contract,
+        only: ["valid-name-empty"],
+      });
       const step = results[0]!.steps[0]!;
       expect(step.findings.some((f) => f.check === "status.no-5xx" && f.counts)).toBe(true);
-      const { stdout } = await promisify(execFile)("sh", ["-c", `${step.curl} -o /dev/null -w '%{http_code}'`], { env: { ...process.env, PLANTSTORE_TOKEN: TOKEN } });
+      const { stdout } = await promisify(execFile)("sh", ["-c", `${step.curl} -o /dev/null -w '%{http_code}'`], {
+        env: { ...process.env, PLANTSTORE_TOKEN: TOKEN },
+      });
       expect(stdout.trim()).toBe("500");
     } finally {
       await faulty.close();
@@ -67,7 +99,12 @@ describe("runConformance", () => {
       return as({ ...r, url: r.url.replace(/^\/api\/v1/, "") });
     });
     try {
-      const { summary } = await runConformance({ target: `${server.url}/api/v1/`, token: TOKEN, contract, only: ["valid-basic"] });
+      const { summary } = await runConformance({
+        target: `${server.url}/api/v1/`,
+        token: TOKEN,
+        contract,
+        only: ["valid-basic"],
+      });
       expect(summary.exitCode).toBe(0);
       expect(seen).toEqual(["/api/v1/plants"]);
     } finally {

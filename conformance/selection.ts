@@ -50,8 +50,7 @@ export function planCases(contract: Contract, options: RunOptions): CasePlan {
 }
 
 /** A pattern with `*` wildcards as an anchored regular expression; everything else is literal. */
-const toRegex = (pattern: string): RegExp =>
-  new RegExp(`^${pattern.split("*").map(escapeRegExp).join(".*")}$`);
+const toRegex = (pattern: string): RegExp => new RegExp(`^${pattern.split("*").map(escapeRegExp).join(".*")}$`);
 
 /**
  * Applies --only/--skip. A pattern that matches a fixture id selects fixtures; only a pattern that

@@ -59,7 +59,13 @@ describe("an https target with a private certificate", () => {
   });
 
   it("passes with --insecure", async () => {
-    const { summary } = await runConformance({ target: server.url, token: TOKEN, contract, insecure: true, only: ["valid-*"] });
+    const { summary } = await runConformance({
+      target: server.url,
+      token: TOKEN,
+      contract,
+      insecure: true,
+      only: ["valid-*"],
+    });
     expect(summary.exitCode).toBe(0);
   });
 });

@@ -118,9 +118,11 @@ describe("summarize", () => {
   });
 
   it.each([
-    ["every request with the token got 401", [step(401), step(401)], [
-      "every request carrying the token got 401: is --token right for this target?",
-    ]],
+    [
+      "every request with the token got 401",
+      [step(401), step(401)],
+      ["every request carrying the token got 401: is --token right for this target?"],
+    ],
     ["one request with the token got 200", [step(401), step(200)], []],
     ["only requests without the token got 401", [step(401, [], "Bearer wrong")], []],
   ] as const)("hints: %s", (_name, steps, hints) => {

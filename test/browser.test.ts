@@ -49,7 +49,10 @@ async function scenarios(target: string): Promise<Record<string, any>> {
   const tab = await browser.newPage();
   try {
     await tab.goto(`${pageOrigin}/`);
-    const results = await tab.evaluate(([t, token]) => (globalThis as any).runScenarios(t, token), [target, DEV_TOKEN] as const);
+    const results = await tab.evaluate(([t, token]) => (globalThis as any).runScenarios(t, token), [
+      target,
+      DEV_TOKEN,
+    ] as const);
     expect(await tab.locator("#results li").count()).toBe(3);
     return results;
   } finally {
@@ -60,7 +63,11 @@ async function scenarios(target: string): Promise<Record<string, any>> {
 describe("a browser page on another origin", () => {
   it("gets the plant, the documented 400 and the auth error from the reference server", async () => {
     const r = await scenarios(reference.url);
-    expect(r.created).toMatchObject({ status: 200, contentType: "application/json", body: { name: "Browser fern", tag: "fern" } });
+    expect(r.created).toMatchObject({
+      status: 200,
+      contentType: "application/json",
+      body: { name: "Browser fern", tag: "fern" },
+    });
     expect(r.error400).toMatchObject({ status: 400, body: { error: 400 } });
     expect(typeof r.error400.body.message).toBe("string");
     expect(r.unauthorised).toMatchObject({ status: 401, body: { error: 401, code: "PS_UNAUTHORIZED" } });

@@ -12,7 +12,10 @@ import { launchBrowser } from "./browser-launcher.js";
 // port, no Node) and in the test process behind Playwright's page.route, as the README shows.
 const files: Record<string, { type: string; body: Buffer }> = {
   "/": { type: "text/html; charset=utf-8", body: readFileSync(join(KIT_ROOT, "test", "browser", "handler-page.html")) },
-  "/plantstore-handler.js": { type: "text/javascript", body: readFileSync(join(KIT_ROOT, "dist", "browser", "plantstore-handler.js")) },
+  "/plantstore-handler.js": {
+    type: "text/javascript",
+    body: readFileSync(join(KIT_ROOT, "dist", "browser", "plantstore-handler.js")),
+  },
 };
 let site: Server | undefined;
 let origin: string;
@@ -44,9 +47,17 @@ describe("the fetch handler in a real browser", () => {
       await tab.goto(`${origin}/`);
       await tab.waitForSelector("body[data-ready=yes]");
       const r = await tab.evaluate(() => (globalThis as any).runScenarios());
-      expect(r.created).toEqual({ status: 200, contentType: "application/json", text: '{"name":"Page fern","tag":"fern"}' });
+      expect(r.created).toEqual({
+        status: 200,
+        contentType: "application/json",
+        text: '{"name":"Page fern","tag":"fern"}',
+      });
       expect(r.invalid.status).toBe(400);
-      expect(JSON.parse(r.invalid.text)).toMatchObject({ error: 400, code: "PS_BODY_INVALID", violations: [{ location: "body/id" }] });
+      expect(JSON.parse(r.invalid.text)).toMatchObject({
+        error: 400,
+        code: "PS_BODY_INVALID",
+        violations: [{ location: "body/id" }],
+      });
       expect(r.unauthorised.status).toBe(401);
       expect(JSON.parse(r.unauthorised.text)).toMatchObject({ error: 401, code: "PS_UNAUTHORIZED" });
       expect(r.listed.text).toBe('{"count":1,"plants":[{"id":9223372036854775807,"name":"Page fern","tag":"fern"}]}');
@@ -63,16 +74,35 @@ describe("the fetch handler in a real browser", () => {
     try {
       // The README's snippet, word for word.
       await tab.route("http://plantstore.test/**", async (route, request) => {
-        const headers = Object.fromEntries(Object.entries(await request.allHeaders()).filter(([n]) => !n.startsWith(":")));
-        const res = await handler(new Request(request.url(), { method: request.method(), headers, body: request.postDataBuffer() ?? undefined }));
-        await route.fulfill({ status: res.status, headers: Object.fromEntries(res.headers), body: Buffer.from(await res.arrayBuffer()) });
+        const headers = Object.fromEntries(
+          Object.entries(await request.allHeaders()).filter(([n]) => !n.startsWith(":")),
+        );
+        const res = await handler(
+          new Request(request.url(), {
+            method: request.method(),
+            headers,
+            body: request.postDataBuffer() ?? undefined,
+          }),
+        );
+        await route.fulfill({
+          status: res.status,
+          headers: Object.fromEntries(res.headers),
+          body: Buffer.from(await res.arrayBuffer()),
+        });
       });
       await tab.goto(`${origin}/`);
       const answers = await tab.evaluate(async () => {
         const post = async (token: string | null) => {
-          const headers: Record<string, string> = { "content-type": "application/json", traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01" };
+          const headers: Record<string, string> = {
+            "content-type": "application/json",
+            traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
+          };
           if (token !== null) headers.authorization = `Bearer ${token}`;
-          const res = await fetch("http://plantstore.test/plants", { method: "POST", headers, body: JSON.stringify({ id: 42, name: "Routed fern" }) });
+          const res = await fetch("http://plantstore.test/plants", {
+            method: "POST",
+            headers,
+            body: JSON.stringify({ id: 42, name: "Routed fern" }),
+          });
           return { status: res.status, body: await res.json() };
         };
         return { created: await post("plantstore-dev-token"), refused: await post(null) };

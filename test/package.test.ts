@@ -16,18 +16,32 @@ const dir = mkdtempSync(join(tmpdir(), "plantstore-package-"));
 const consumer = join(dir, "consumer");
 let place: CliPlace;
 let running: Spawned | undefined;
-const quiet = { SCARF_ANALYTICS: "false", npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" };
+const quiet = {
+  SCARF_ANALYTICS: "false",
+  npm_config_audit: "false",
+  npm_config_fund: "false",
+  npm_config_update_notifier: "false",
+};
 const inConsumer = { cwd: consumer, env: { ...process.env, ...quiet }, maxBuffer: 16 * 1024 * 1024 };
 
 beforeAll(async () => {
   // --ignore-scripts: the build is the one `npm test` made; prepack would rebuild dist/ under the
   // feet of the CLI tests running beside this one.
-  await sh(npm, ["pack", "--ignore-scripts", "--pack-destination", dir], { cwd: KIT_ROOT, env: { ...process.env, ...quiet } });
+  await sh(npm, ["pack", "--ignore-scripts", "--pack-destination", dir], {
+    cwd: KIT_ROOT,
+    env: { ...process.env, ...quiet },
+  });
   const tarball = readdirSync(dir).find((f) => f.endsWith(".tgz"));
   if (tarball === undefined) throw new Error(`npm pack left no tarball in ${dir}`);
   const { mkdirSync } = await import("node:fs");
   mkdirSync(consumer);
-  const manifest = { name: "consumer", version: "1.0.0", private: true, type: "module", dependencies: { "plantstore-kit": `file:../${tarball}` } };
+  const manifest = {
+    name: "consumer",
+    version: "1.0.0",
+    private: true,
+    type: "module",
+    dependencies: { "plantstore-kit": `file:../${tarball}` },
+  };
   writeFileSync(join(consumer, "package.json"), JSON.stringify(manifest, null, 2));
   await sh(npm, ["install", "--package-lock-only", "--prefer-offline"], inConsumer);
   await sh(npm, ["ci", "--omit=dev", "--prefer-offline"], inConsumer);
@@ -56,7 +70,9 @@ describe("the packed kit installed in an empty project with npm ci --omit=dev", 
 
   it("npx plantstore --version prints the package's version", async () => {
     const { stdout } = await sh("npx", ["--no", "--", "plantstore", "--version"], inConsumer);
-    const { version } = JSON.parse((await import("node:fs")).readFileSync(join(KIT_ROOT, "package.json"), "utf8")) as { version: string };
+    const { version } = JSON.parse((await import("node:fs")).readFileSync(join(KIT_ROOT, "package.json"), "utf8")) as {
+      version: string;
+    };
     expect(stdout.trim()).toBe(version);
   });
 
@@ -117,10 +133,30 @@ describe("the packed kit installed in an empty project with npm ci --omit=dev", 
     const { stdout } = await sh(process.execPath, ["use.mjs"], inConsumer);
     expect(stdout.trim()).toBe("200 createPlant");
 
-    writeFileSync(join(consumer, "use.ts"), 'import { type Contract, type RunSummary, runConformance } from "plantstore-kit";\nimport { createPlantStoreHandler, type PlantStoreHandler } from "plantstore-kit/handler";\nexport const handler: PlantStoreHandler = createPlantStoreHandler({ admin: true });\nexport const run: (c: Contract) => Promise<{ summary: RunSummary }> = (contract) => runConformance({ target: "http://127.0.0.1:1", token: "t", contract });\n');
+    writeFileSync(
+      join(consumer, "use.ts"),
+      'import { type Contract, type RunSummary, runConformance } from "plantstore-kit";\nimport { createPlantStoreHandler, type PlantStoreHandler } from "plantstore-kit/handler";\nexport const handler: PlantStoreHandler = createPlantStoreHandler({ admin: true });\nexport const run: (c: Contract) => Promise<{ summary: RunSummary }> = (contract) => runConformance({ target: "http://127.0.0.1:1", token: "t", contract });\n',
+    );
     const tsc = join(KIT_ROOT, "node_modules", "typescript", "bin", "tsc");
-    const args = ["--noEmit", "--strict", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--types", "node", "--typeRoots", join(KIT_ROOT, "node_modules", "@types"), "use.ts"];
-    const result = await sh(process.execPath, [tsc, ...args], inConsumer).then(() => "compiled", (e: { stdout?: string }) => e.stdout ?? String(e));
+    const args = [
+      "--noEmit",
+      "--strict",
+      "--module",
+      "nodenext",
+      "--moduleResolution",
+      "nodenext",
+      "--target",
+      "es2022",
+      "--types",
+      "node",
+      "--typeRoots",
+      join(KIT_ROOT, "node_modules", "@types"),
+      "use.ts",
+    ];
+    const result = await sh(process.execPath, [tsc, ...args], inConsumer).then(
+      () => "compiled",
+      (e: { stdout?: string }) => e.stdout ?? String(e),
+    );
     expect(result).toBe("compiled");
   }, 60_000);
 });

@@ -20,8 +20,15 @@ export interface CliPlace {
 }
 
 /** Runs the built CLI (npm test builds it first) as a real process. */
-export function spawnCli(args: string[], env: Record<string, string> = {}, place: CliPlace = { bin: BIN, cwd: KIT_ROOT }): Spawned {
-  const child = spawn(process.execPath, [place.bin, ...args], { env: { ...process.env, NO_COLOR: "1", ...env }, cwd: place.cwd });
+export function spawnCli(
+  args: string[],
+  env: Record<string, string> = {},
+  place: CliPlace = { bin: BIN, cwd: KIT_ROOT },
+): Spawned {
+  const child = spawn(process.execPath, [place.bin, ...args], {
+    env: { ...process.env, NO_COLOR: "1", ...env },
+    cwd: place.cwd,
+  });
   let out = "";
   let err = "";
   child.stdout.on("data", (c: Buffer) => (out += c.toString("utf8")));

@@ -23,7 +23,6 @@ interface Owner {
   readonly host: string;
 }
 
-
 /** Removes the folders of earlier runs that died before their teardown (SIGKILL, a crashed CI job). */
 function sweepDeadRuns(shared: string): void {
   for (const name of readdirSync(shared)) {
@@ -35,7 +34,8 @@ function sweepDeadRuns(shared: string): void {
       continue; // not ours to judge, or a run that has not written its owner yet
     }
     // Another host (a container sharing /tmp) has its own process ids: its runs are never swept from here.
-    if (owner.host === hostname() && !isProcessAlive(owner.pid)) rmSync(join(shared, name), { recursive: true, force: true });
+    if (owner.host === hostname() && !isProcessAlive(owner.pid))
+      rmSync(join(shared, name), { recursive: true, force: true });
   }
 }
 
@@ -53,11 +53,15 @@ export default function setup(): () => void {
       if (value === undefined) delete process.env[v];
       else process.env[v] = value;
     }
-    const left = readdirSync(root).filter((name) => !NODE_OWN.has(name)).sort();
+    const left = readdirSync(root)
+      .filter((name) => !NODE_OWN.has(name))
+      .sort();
     rmSync(root, { recursive: true, force: true, maxRetries: 3 });
     if (left.length === 0) return;
     // A teardown error is only logged by vitest 4; the exit code is what CI sees.
     process.exitCode = 1;
-    throw new Error(`the tests left ${left.length} temporary folder(s) behind (now removed); make them with tempDir() from test/temp-dir.ts:\n${left.map((n) => `  ${n}`).join("\n")}`);
+    throw new Error(
+      `the tests left ${left.length} temporary folder(s) behind (now removed); make them with tempDir() from test/temp-dir.ts:\n${left.map((n) => `  ${n}`).join("\n")}`,
+    );
   };
 }

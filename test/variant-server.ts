@@ -14,7 +14,12 @@ export type Override =
   | { readonly wire: "raw"; readonly bytes: string };
 
 /** A variant of the reference server: returns undefined to let the reference answer. */
-export type Variant = (request: CoreRequest, body: any, reference: () => WireResponse, as: (r: CoreRequest) => WireResponse) => Override | undefined;
+export type Variant = (
+  request: CoreRequest,
+  body: any,
+  reference: () => WireResponse,
+  as: (r: CoreRequest) => WireResponse,
+) => Override | undefined;
 
 export interface VariantServer {
   readonly url: string;
@@ -42,7 +47,12 @@ export async function startVariant(
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      const request: CoreRequest = { method: req.method ?? "GET", url: req.url ?? "/", headers: req.headers, body: Buffer.concat(chunks) };
+      const request: CoreRequest = {
+        method: req.method ?? "GET",
+        url: req.url ?? "/",
+        headers: req.headers,
+        body: Buffer.concat(chunks),
+      };
       const override = variant(request, lossyJson(request.body), () => core(request), core) ?? core(request);
       if ("wire" in override) {
         switch (override.wire) {
@@ -52,7 +62,10 @@ export async function startVariant(
             req.socket.destroy();
             return;
           case "short-body":
-            res.writeHead(override.answer.status, { ...override.answer.headers, "content-length": String(Buffer.byteLength(override.answer.body) + 50) });
+            res.writeHead(override.answer.status, {
+              ...override.answer.headers,
+              "content-length": String(Buffer.byteLength(override.answer.body) + 50),
+            });
             res.write(override.answer.body);
             setTimeout(() => req.socket.destroy(), 20);
             return;
@@ -63,7 +76,9 @@ export async function startVariant(
       }
       res.writeHead(override.status, override.headers);
       // A variant may send bytes (a gzip body) as a latin1 string.
-      res.end((override as { latin1?: boolean }).latin1 === true ? Buffer.from(override.body, "latin1") : override.body);
+      res.end(
+        (override as { latin1?: boolean }).latin1 === true ? Buffer.from(override.body, "latin1") : override.body,
+      );
     });
   };
   const server = tls === undefined ? createServer(listener) : createHttpsServer(tls, listener);

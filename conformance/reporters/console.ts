@@ -6,7 +6,10 @@ export interface ConsoleOptions {
   readonly verbose: boolean;
 }
 
-const paint = (on: boolean, code: string) => (s: string): string => (on ? `\u001b[${code}m${s}\u001b[0m` : s);
+const paint =
+  (on: boolean, code: string) =>
+  (s: string): string =>
+    on ? `\u001b[${code}m${s}\u001b[0m` : s;
 
 /** A line per case, failures with expected/received/rule/curl, and a summary. */
 export function consoleReporter(write: (line: string) => void, options: ConsoleOptions): (event: RunEvent) => void {
@@ -14,9 +17,20 @@ export function consoleReporter(write: (line: string) => void, options: ConsoleO
   const green = paint(options.color, "32");
   const yellow = paint(options.color, "33");
   const dim = paint(options.color, "2");
-  const mark: Record<CaseResult["outcome"], string> = { pass: green("PASS "), fail: red("FAIL "), known: yellow("KNOWN"), error: red("ERROR") };
+  const mark: Record<CaseResult["outcome"], string> = {
+    pass: green("PASS "),
+    fail: red("FAIL "),
+    known: yellow("KNOWN"),
+    error: red("ERROR"),
+  };
   const sev = (f: ReportedFinding): string =>
-    f.known ? yellow(`known ${f.severity}`) : f.severity === "failure" ? red("failure") : f.severity === "warning" ? yellow(f.counts ? "warning (strict)" : "warning") : dim("note");
+    f.known
+      ? yellow(`known ${f.severity}`)
+      : f.severity === "failure"
+        ? red("failure")
+        : f.severity === "warning"
+          ? yellow(f.counts ? "warning (strict)" : "warning")
+          : dim("note");
 
   return (event) => {
     switch (event.type) {
@@ -27,7 +41,9 @@ export function consoleReporter(write: (line: string) => void, options: ConsoleO
       case "case-finished": {
         const r = event.result;
         const width = String(event.total).length;
-        write(`[${String(event.index + 1).padStart(width)}/${event.total}] ${mark[r.outcome]} ${r.fixture} ${dim(`(${r.durationMs.toFixed(0)} ms)`)}`);
+        write(
+          `[${String(event.index + 1).padStart(width)}/${event.total}] ${mark[r.outcome]} ${r.fixture} ${dim(`(${r.durationMs.toFixed(0)} ms)`)}`,
+        );
         if (r.error !== undefined) write(`    ${red("could not judge")}: ${visible(r.error)}`);
         for (const step of r.steps) {
           for (const f of step.findings) {
@@ -37,7 +53,8 @@ export function consoleReporter(write: (line: string) => void, options: ConsoleO
             write(`      received: ${visible(f.received)}`);
             write(`      rule:     ${visible(f.rule)}`);
           }
-          if (step.curl !== undefined && (step.findings.some((f) => f.counts || f.known) || options.verbose)) write(`      reproduce (step ${step.index + 1}): ${clip(step.curl)}`);
+          if (step.curl !== undefined && (step.findings.some((f) => f.counts || f.known) || options.verbose))
+            write(`      reproduce (step ${step.index + 1}): ${clip(step.curl)}`);
         }
         return;
       }
@@ -54,16 +71,25 @@ export function summaryLines(s: RunSummary): string[] {
     `${s.total} cases: ${s.passed} passed, ${s.failed} failed, ${s.known} known deviations, ${s.errors} errors`,
     `findings: ${s.failures} failures, ${s.warnings} warnings${s.strict ? " (counted: --strict)" : ""}, ${s.notes} notes; ${(s.durationMs / 1000).toFixed(2)} s`,
   ];
-  for (const stale of s.staleBaseline) lines.push(`baseline entry did not occur (fixed? remove it): ${stale.fixture} ${stale.check}`);
+  for (const stale of s.staleBaseline)
+    lines.push(`baseline entry did not occur (fixed? remove it): ${stale.fixture} ${stale.check}`);
   for (const hint of s.hints) lines.push(`hint: ${visible(hint)}`);
   if (s.runError !== undefined) lines.push(`could not judge the target: ${visible(s.runError)}`);
-  lines.push(s.exitCode === 0 ? "verdict: PASS (exit 0)" : s.exitCode === 1 ? "verdict: FAIL, the target breaks the contract (exit 1)" : "verdict: ERROR, the run could not judge every case (exit 2)");
+  lines.push(
+    s.exitCode === 0
+      ? "verdict: PASS (exit 0)"
+      : s.exitCode === 1
+        ? "verdict: FAIL, the target breaks the contract (exit 1)"
+        : "verdict: ERROR, the run could not judge every case (exit 2)",
+  );
   return lines;
 }
 
 /** Long commands (a 100,000-character name) are cut on the console; reports keep them whole. */
 function clip(command: string): string {
-  return command.length <= 2_000 ? command : `${command.slice(0, 2_000)}... (${command.length} characters; the whole command is in the JSON and JUnit reports)`;
+  return command.length <= 2_000
+    ? command
+    : `${command.slice(0, 2_000)}... (${command.length} characters; the whole command is in the JSON and JUnit reports)`;
 }
 
 /**
@@ -72,6 +98,12 @@ function clip(command: string): string {
  */
 export function visible(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) =>
-    c === "\n" ? "\\n" : c === "\r" ? "\\r" : c === "\t" ? "\\t" : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+    c === "\n"
+      ? "\\n"
+      : c === "\r"
+        ? "\\r"
+        : c === "\t"
+          ? "\\t"
+          : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );
 }

@@ -18,15 +18,28 @@ export function parseFlags<O extends Options>(
 }
 
 /** Reads an integer flag (or, with prefix "", an environment variable) within bounds; the error names it. */
-export function integerFlag(name: string, raw: string | undefined, fallback: number, min: number, max: number, prefix = "--"): number {
+export function integerFlag(
+  name: string,
+  raw: string | undefined,
+  fallback: number,
+  min: number,
+  max: number,
+  prefix = "--",
+): number {
   if (raw === undefined) return fallback;
   if (!/^-?\d+$/.test(raw.trim()) || Number(raw) < min || Number(raw) > max) {
-    throw new KitError("PS_USAGE", `${prefix}${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`);
+    throw new KitError(
+      "PS_USAGE",
+      `${prefix}${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`,
+    );
   }
   return Number(raw);
 }
 
 /** A comma-separated environment variable as a list, empty entries dropped. */
 export function envList(value: string | undefined): string[] {
-  return (value ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
+  return (value ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
 }

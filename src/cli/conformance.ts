@@ -100,9 +100,11 @@ export async function conformance(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   const target = values.target ?? io.env.PLANTSTORE_TARGET;
-  if (target === undefined || target === "") throw new KitError("PS_USAGE", "--target URL is required (or set PLANTSTORE_TARGET)");
+  if (target === undefined || target === "")
+    throw new KitError("PS_USAGE", "--target URL is required (or set PLANTSTORE_TARGET)");
   const token = values.token ?? io.env.PLANTSTORE_TOKEN;
-  if (token === undefined || token === "") throw new KitError("PS_USAGE", "--token is required (or set PLANTSTORE_TOKEN)");
+  if (token === undefined || token === "")
+    throw new KitError("PS_USAGE", "--token is required (or set PLANTSTORE_TOKEN)");
   const reports = (values.report ?? []).map(parseReportFlag);
   const saveDir = values["save-failures"];
   const baselineFile = values["write-baseline"];

@@ -67,14 +67,18 @@ describe("plantstore mock (the real Prism)", () => {
     [["mock", "--seed", "3"], "--seed only applies with --dynamic"],
     [["mock", "--port", "x"], "--port must be an integer"],
     [["mock", "--spec", "/nonexistent.yaml", "--port", "0"], "[PS_SPEC_UNREADABLE]"],
-  ])("%j exits 2: %s", async (args, message) => {
-    const r = await runCli(args);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain(message);
-    // One line, as conformance gives: Prism was never started, so none of its output follows.
-    expect(r.stderr.trim().split("\n")).toHaveLength(1);
-    expect(r.stdout).not.toContain("listening");
-  }, 60_000);
+  ])(
+    "%j exits 2: %s",
+    async (args, message) => {
+      const r = await runCli(args);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(message);
+      // One line, as conformance gives: Prism was never started, so none of its output follows.
+      expect(r.stderr.trim().split("\n")).toHaveLength(1);
+      expect(r.stdout).not.toContain("listening");
+    },
+    60_000,
+  );
 
   it("fails at once on a busy port, naming it, and never prints a banner for a server it did not start", async () => {
     // Something else answers HTTP on the port, as the probe of an earlier version was fooled by.

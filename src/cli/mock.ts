@@ -38,20 +38,26 @@ export async function mock(argv: string[], io: Io): Promise<number> {
     io.out(MOCK_HELP);
     return 0;
   }
-  if (values.seed !== undefined && values.dynamic !== true) throw new KitError("PS_USAGE", "--seed only applies with --dynamic");
+  if (values.seed !== undefined && values.dynamic !== true)
+    throw new KitError("PS_USAGE", "--seed only applies with --dynamic");
   // The spec is read and checked first, so a missing or invalid one is one line, as in conformance.
   const spec = values.spec === undefined ? undefined : resolve(values.spec);
   if (spec !== undefined) await loadContract(spec);
   const signalled = io.signal; // listen from now on, so a Ctrl-C during start-up still stops Prism cleanly
   const prism = await startPrism({
     host: values.host ?? io.env.PLANTSTORE_HOST ?? "127.0.0.1",
-    port: values.port !== undefined ? integerFlag("port", values.port, 4011, 0, 65535) : integerFlag("PLANTSTORE_MOCK_PORT", io.env.PLANTSTORE_MOCK_PORT, 4011, 0, 65535, ""),
+    port:
+      values.port !== undefined
+        ? integerFlag("port", values.port, 4011, 0, 65535)
+        : integerFlag("PLANTSTORE_MOCK_PORT", io.env.PLANTSTORE_MOCK_PORT, 4011, 0, 65535, ""),
     dynamic: values.dynamic === true,
     seed: values.seed,
     spec,
     onOutput: (line) => io.err(`[prism] ${line}`),
   });
-  io.out(`Prism mock of the Plant Store listening on ${prism.url} (${values.dynamic ? `dynamic answers${values.seed === undefined ? "" : `, seed ${values.seed}`}` : "static examples"})`);
+  io.out(
+    `Prism mock of the Plant Store listening on ${prism.url} (${values.dynamic ? `dynamic answers${values.seed === undefined ? "" : `, seed ${values.seed}`}` : "static examples"})`,
+  );
   io.out("Any bearer token is accepted. Try it:");
   io.out(`  ${createPlantCurl(prism.url, DEV_TOKEN)}`);
   const outcome = await Promise.race([signalled.then((s) => ({ signal: s })), prism.exited.then((code) => ({ code }))]);

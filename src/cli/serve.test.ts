@@ -31,9 +31,17 @@ describe("plantstore serve", () => {
     running = spawnCli(["serve", "--port", "0", "--token", secret]);
     const [, url] = await running.waitFor(/listening on (http:\/\/\S+)/);
     await running.waitFor(/curl .*PLANTSTORE_TOKEN/);
-    const res = await fetch(`${url}/plants`, { method: "POST", headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" }, body: '{"id":1,"name":"a"}' });
+    const res = await fetch(`${url}/plants`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+      body: '{"id":1,"name":"a"}',
+    });
     expect(res.status).toBe(200);
-    const bad = await fetch(`${url}/plants`, { method: "POST", headers: { authorization: "Bearer plantstore-dev-token", "content-type": "application/json" }, body: '{"id":2,"name":"a"}' });
+    const bad = await fetch(`${url}/plants`, {
+      method: "POST",
+      headers: { authorization: "Bearer plantstore-dev-token", "content-type": "application/json" },
+      body: '{"id":2,"name":"a"}',
+    });
     expect(bad.status).toBe(401);
     running.child.kill("SIGTERM");
     expect(await running.exited).toBe(0);
@@ -52,7 +60,11 @@ describe("plantstore serve", () => {
     const ask = async (url: string) => {
       const res = await fetch(`${url}/plants`, {
         method: "OPTIONS",
-        headers: { origin: "http://app.test", "access-control-request-method": "POST", "access-control-request-headers": "authorization,content-type,traceparent" },
+        headers: {
+          origin: "http://app.test",
+          "access-control-request-method": "POST",
+          "access-control-request-headers": "authorization,content-type,traceparent",
+        },
       });
       await res.arrayBuffer();
       return { status: res.status, allowed: res.headers.get("access-control-allow-headers") };
@@ -102,7 +114,17 @@ describe("plantstore serve", () => {
   it("--help describes the flags and exits 0", async () => {
     const r = await runCli(["serve", "--help"]);
     expect(r.code).toBe(0);
-    for (const flag of ["--host", "--port", "--token", "--cors-origin", "--cors-headers", "--max-plants", "--max-body", "--delay"]) expect(r.stdout).toContain(flag);
+    for (const flag of [
+      "--host",
+      "--port",
+      "--token",
+      "--cors-origin",
+      "--cors-headers",
+      "--max-plants",
+      "--max-body",
+      "--delay",
+    ])
+      expect(r.stdout).toContain(flag);
     const top = await runCli(["--help"]);
     expect(top.code).toBe(0);
     expect(top.stdout).toContain("conformance");

@@ -52,10 +52,20 @@ export async function serve(argv: string[], io: Io): Promise<number> {
   const tokens = values.token ?? envList(env.PLANTSTORE_TOKENS);
   const server = await startReferenceServer({
     host: values.host ?? env.PLANTSTORE_HOST ?? "127.0.0.1",
-    port: values.port !== undefined ? integerFlag("port", values.port, 4010, 0, 65535) : integerFlag("PLANTSTORE_PORT", env.PLANTSTORE_PORT, 4010, 0, 65535, ""),
+    port:
+      values.port !== undefined
+        ? integerFlag("port", values.port, 4010, 0, 65535)
+        : integerFlag("PLANTSTORE_PORT", env.PLANTSTORE_PORT, 4010, 0, 65535, ""),
     tokens,
-    corsOrigins: values["cors-origin"] ?? (envList(env.PLANTSTORE_CORS_ORIGINS).length > 0 ? envList(env.PLANTSTORE_CORS_ORIGINS) : ["*"]),
-    corsHeaders: values["cors-headers"] !== undefined ? envList(values["cors-headers"]) : env.PLANTSTORE_CORS_HEADERS !== undefined ? envList(env.PLANTSTORE_CORS_HEADERS) : undefined,
+    corsOrigins:
+      values["cors-origin"] ??
+      (envList(env.PLANTSTORE_CORS_ORIGINS).length > 0 ? envList(env.PLANTSTORE_CORS_ORIGINS) : ["*"]),
+    corsHeaders:
+      values["cors-headers"] !== undefined
+        ? envList(values["cors-headers"])
+        : env.PLANTSTORE_CORS_HEADERS !== undefined
+          ? envList(env.PLANTSTORE_CORS_HEADERS)
+          : undefined,
     maxPlants: integerFlag("max-plants", values["max-plants"], DEFAULT_MAX_PLANTS, 0, 2 ** 32),
     maxBodyBytes: integerFlag("max-body", values["max-body"], DEFAULT_HTTP_OPTIONS.maxBodyBytes, 0, 2 ** 31),
     delayMs: integerFlag("delay", values.delay, 0, 0, 600_000),
@@ -67,7 +77,10 @@ export async function serve(argv: string[], io: Io): Promise<number> {
   const bearer = tokens.length === 0 ? DEV_TOKEN : "$PLANTSTORE_TOKEN";
   io.out(`Plant Store reference server listening on ${server.url}`);
   if (tokens.length === 0) io.out(`Development token: ${DEV_TOKEN} (pass --token to choose your own)`);
-  else io.out(`Accepting the ${tokens.length} token(s) you configured; set PLANTSTORE_TOKEN to one of them for the command below.`);
+  else
+    io.out(
+      `Accepting the ${tokens.length} token(s) you configured; set PLANTSTORE_TOKEN to one of them for the command below.`,
+    );
   if (values.data !== undefined) io.out(`Started with ${server.store.size} plants from ${values.data}`);
   io.out("Try it:");
   io.out(`  ${createPlantCurl(server.url, bearer)}`);
@@ -78,7 +91,9 @@ export async function serve(argv: string[], io: Io): Promise<number> {
 
 /** A curl command that creates a plant; the token is printed only if it is the dev token or a variable. */
 export function createPlantCurl(url: string, bearer: string): string {
-  const auth = bearer.startsWith("$") ? `"Authorization: Bearer ${bearer}"` : shellQuote(`Authorization: Bearer ${bearer}`);
+  const auth = bearer.startsWith("$")
+    ? `"Authorization: Bearer ${bearer}"`
+    : shellQuote(`Authorization: Bearer ${bearer}`);
   const body = JSON.stringify({ id: Date.now(), name: "Boston fern", tag: "fern" });
   return `curl -sS -X POST ${url}/plants -H ${auth} -H 'Content-Type: application/json' -d ${shellQuote(body)}`;
 }

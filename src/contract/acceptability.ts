@@ -145,8 +145,7 @@ export function checkResponse(operation: CompiledOperation, answer: ResponseMess
   if (entry === undefined) {
     const documented = [...response.content.keys()].join(", ");
     const received = contentType ?? "missing";
-    const detail =
-      `status ${answer.status} is documented with ${documented}, but the answer's Content-Type is ${received}`;
+    const detail = `status ${answer.status} is documented with ${documented}, but the answer's Content-Type is ${received}`;
     return { ok: false, reason: "media-type", detail, response, contentType };
   }
   if (!entry.hasSchema || !isJson(entry)) return { ok: true, response, entry, value: undefined, exact: NO_EXACT };

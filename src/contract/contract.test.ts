@@ -32,7 +32,16 @@ describe("the kit's OpenAPI document", () => {
 
   it("adds no rule the seed does not state (no limits, enums or closed objects)", () => {
     const text = readFileSync(DEFAULT_SPEC, "utf8");
-    for (const keyword of ["maxLength", "minLength", "enum", "additionalProperties", "minimum", "maximum", "pattern", "uniqueItems"]) {
+    for (const keyword of [
+      "maxLength",
+      "minLength",
+      "enum",
+      "additionalProperties",
+      "minimum",
+      "maximum",
+      "pattern",
+      "uniqueItems",
+    ]) {
       expect(text, keyword).not.toContain(`${keyword}:`);
     }
   });
@@ -58,7 +67,8 @@ describe("the kit's OpenAPI document", () => {
       ...[...op.responses.values()].flatMap((r) => [...r.content.values()]),
     ];
     for (const entry of entries) {
-      const examples = (resolvePointer(api, entry.pointer) as { examples?: Record<string, { value: unknown }> }).examples ?? {};
+      const examples =
+        (resolvePointer(api, entry.pointer) as { examples?: Record<string, { value: unknown }> }).examples ?? {};
       expect(Object.keys(examples).length, entry.pointer).toBeGreaterThan(0);
       for (const [name, example] of Object.entries(examples)) {
         expect(entry.validate(example.value), `${entry.pointer} example ${name}`).toEqual([]);
@@ -85,7 +95,11 @@ describe("loadContract", () => {
   });
 
   it("reports a document that is not OpenAPI with PS_SPEC_INVALID", async () => {
-    const file = write("bad.json", { openapi: "3.1.0", info: { title: "x" }, paths: { "/a": { get: { responses: "nope" } } } });
+    const file = write("bad.json", {
+      openapi: "3.1.0",
+      info: { title: "x" },
+      paths: { "/a": { get: { responses: "nope" } } },
+    });
     const err = await loadContract(file).catch((e: unknown) => e);
     expect((err as KitError).code).toBe("PS_SPEC_INVALID");
   });
@@ -98,8 +112,14 @@ describe("loadContract", () => {
         "/things/{id}": {
           put: {
             operationId: "putThing",
-            requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/Thing" } } } },
-            responses: { "2XX": { description: "ok" }, default: { description: "err", content: { "application/json": { schema: { type: "object" } } } } },
+            requestBody: {
+              required: true,
+              content: { "application/json": { schema: { $ref: "#/components/schemas/Thing" } } },
+            },
+            responses: {
+              "2XX": { description: "ok" },
+              default: { description: "err", content: { "application/json": { schema: { type: "object" } } } },
+            },
           },
         },
       },
@@ -107,7 +127,10 @@ describe("loadContract", () => {
         schemas: {
           Thing: {
             type: "object",
-            properties: { size: { type: "number", minimum: 0, exclusiveMinimum: true }, note: { type: "string", nullable: true } },
+            properties: {
+              size: { type: "number", minimum: 0, exclusiveMinimum: true },
+              note: { type: "string", nullable: true },
+            },
           },
         },
       },
@@ -139,7 +162,14 @@ describe("loadContract", () => {
             },
           },
         },
-        components: { schemas: { Node: { type: "object", properties: { children: { type: "array", items: { $ref: "#/components/schemas/Node" } } } } } },
+        components: {
+          schemas: {
+            Node: {
+              type: "object",
+              properties: { children: { type: "array", items: { $ref: "#/components/schemas/Node" } } },
+            },
+          },
+        },
       },
       "inline",
     );
@@ -151,7 +181,16 @@ describe("loadContract", () => {
 
   it("knows when an operation needs no credentials: no requirement, or an empty one among them", () => {
     const doc = (security: unknown) =>
-      compileContract({ openapi: "3.1.0", info: { title: "t", version: "1" }, security, components: { securitySchemes: { b: { type: "http", scheme: "bearer" } } }, paths: { "/a": { get: { responses: { "200": { description: "ok" } } } } } }, "inline");
+      compileContract(
+        {
+          openapi: "3.1.0",
+          info: { title: "t", version: "1" },
+          security,
+          components: { securitySchemes: { b: { type: "http", scheme: "bearer" } } },
+          paths: { "/a": { get: { responses: { "200": { description: "ok" } } } } },
+        },
+        "inline",
+      );
     expect(doc([{ b: [] }]).operation("GET /a")!.authRequired).toBe(true);
     expect(doc([{}, { b: [] }]).operation("GET /a")!.authRequired).toBe(false);
     expect(doc([]).operation("GET /a")!.authRequired).toBe(false);
@@ -166,7 +205,11 @@ describe("loadContract", () => {
 });
 
 describe("matchMediaType", () => {
-  const keys = new Map([["application/json", 1], ["text/*", 2], ["*/*", 3]]);
+  const keys = new Map([
+    ["application/json", 1],
+    ["text/*", 2],
+    ["*/*", 3],
+  ]);
   it.each([
     ["application/json", 1],
     ["Application/JSON; charset=utf-8", 1],
@@ -185,7 +228,11 @@ describe("parseMediaType", () => {
   it.each([
     ["application/json", "application/json", {}],
     ["Application/JSON; Charset=UTF-8", "application/json", { charset: "UTF-8" }],
-    ['application/json; foo="a;charset=latin1"; charset=utf-8', "application/json", { foo: "a;charset=latin1", charset: "utf-8" }],
+    [
+      'application/json; foo="a;charset=latin1"; charset=utf-8',
+      "application/json",
+      { foo: "a;charset=latin1", charset: "utf-8" },
+    ],
     ['text/plain; x="q\\"uote"', "text/plain", { x: 'q"uote' }],
   ])("%s", async (header, essence, parameters) => {
     const { parseMediaType } = await import("./media-type.js");

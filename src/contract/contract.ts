@@ -156,10 +156,14 @@ function compileOperation(
   for (const [status, raw] of Object.entries((op.responses ?? {}) as Json)) {
     const response = (deref(raw) ?? {}) as Json;
     const rp = `${pointer}/responses/${escapePointer(status)}`;
-    responses.set(status.toUpperCase(), { status, pointer: rp, content: compileContent(ajv, deref, response.content, `${rp}/content`, "body") });
+    responses.set(status.toUpperCase(), {
+      status,
+      pointer: rp,
+      content: compileContent(ajv, deref, response.content, `${rp}/content`, "body"),
+    });
   }
   const ownSecurity = Array.isArray(op.security);
-  const rawSecurity = (ownSecurity ? op.security : doc.security ?? []) as Json[];
+  const rawSecurity = (ownSecurity ? op.security : (doc.security ?? [])) as Json[];
   const security = rawSecurity.map((requirement) =>
     Object.keys(requirement).map((name) => {
       const s = (deref(schemes[name]) ?? {}) as Json;
@@ -195,7 +199,8 @@ function compileOperation(
       return responses.get(String(status)) ?? responses.get(`${String(status)[0]}XX`) ?? responses.get("DEFAULT");
     },
     requestMediaType(contentType: string | undefined) {
-      if (requestBody === undefined || contentType === undefined) return requestBody === undefined ? undefined : matchMediaType(requestBody.content, contentType)?.value;
+      if (requestBody === undefined || contentType === undefined)
+        return requestBody === undefined ? undefined : matchMediaType(requestBody.content, contentType)?.value;
       // Clients send few distinct Content-Type values; each is parsed once (the cache is bounded).
       let hit = mediaTypeCache.get(contentType);
       if (hit === undefined) {
@@ -226,7 +231,11 @@ function compileContent(
       try {
         fn = ajv.compile({ $ref: `${DOC_ID}#${encodeURI(`${entryPointer}/schema`)}` });
       } catch (error) {
-        throw new KitError("PS_SPEC_INVALID", `the schema at ${entryPointer}/schema cannot be compiled: ${(error as Error).message}`, { cause: error });
+        throw new KitError(
+          "PS_SPEC_INVALID",
+          `the schema at ${entryPointer}/schema cannot be compiled: ${(error as Error).message}`,
+          { cause: error },
+        );
       }
       validate = (value) => (fn(value) ? [] : fromAjvErrors(fn.errors, root));
     }
@@ -283,7 +292,10 @@ function normaliseOpenApi30Schemas(node: unknown): void {
     const n = stack.pop();
     if (typeof n !== "object" || n === null) continue;
     const o = n as Json;
-    for (const [flag, bound] of [["exclusiveMinimum", "minimum"], ["exclusiveMaximum", "maximum"]] as const) {
+    for (const [flag, bound] of [
+      ["exclusiveMinimum", "minimum"],
+      ["exclusiveMaximum", "maximum"],
+    ] as const) {
       if (typeof o[flag] === "boolean") {
         if (o[flag] === true && typeof o[bound] === "number") {
           o[flag] = o[bound];

@@ -25,16 +25,14 @@ describe("parseJsonExact", () => {
     expect(idOf(text)).toBe(id);
   });
 
-  it.each([
-    ['{"id":1.5}'],
-    ['{"id":1.00000000000000001}'],
-    ['{"id":9007199254740993.5}'],
-    ['{"id":1e-400}'],
-  ])("knows %s is not an integer", (text) => {
-    expect(idOf(text)).toBeUndefined();
-    const r = parseJsonExact(text);
-    expect(r.ok && Number.isInteger((r.value as { id: number }).id)).toBe(false);
-  });
+  it.each([['{"id":1.5}'], ['{"id":1.00000000000000001}'], ['{"id":9007199254740993.5}'], ['{"id":1e-400}']])(
+    "knows %s is not an integer",
+    (text) => {
+      expect(idOf(text)).toBeUndefined();
+      const r = parseJsonExact(text);
+      expect(r.ok && Number.isInteger((r.value as { id: number }).id)).toBe(false);
+    },
+  );
 
   it("records exact values by JSON pointer, escaping ~ and /", () => {
     const r = parseJsonExact('{"a/b":{"c~d":[1,12345678901234567890]}}');
@@ -52,11 +50,14 @@ describe("parseJsonExact", () => {
     expect(r.ok && r.exact.get("")?.integer).toBe(18446744073709551616n);
   });
 
-  it.each(["", "{", '{"id":}', "01", '{"id":1}x', "[1,]", "\u00ff"])("reports a syntax error for %j without throwing", (text) => {
-    const r = parseJsonExact(text);
-    expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.message.length).toBeGreaterThan(0);
-  });
+  it.each(["", "{", '{"id":}', "01", '{"id":1}x', "[1,]", "\u00ff"])(
+    "reports a syntax error for %j without throwing",
+    (text) => {
+      const r = parseJsonExact(text);
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(r.message.length).toBeGreaterThan(0);
+    },
+  );
 
   it("does not compute astronomically large exponents", () => {
     const r = parseJsonExact('{"id":1e1000000000}');
@@ -79,9 +80,12 @@ describe("parseJsonExact", () => {
 });
 
 describe("parseJsonExact on hostile texts (review findings)", () => {
-  it.each(['{"id":15,"name":"a",1e99:1}', '{1e400:"x"}', '{"a":1, 12345678901234567890 : 2}'])("rejects a number where a key belongs: %s", (text) => {
-    expect(parseJsonExact(text).ok).toBe(false);
-  });
+  it.each(['{"id":15,"name":"a",1e99:1}', '{1e400:"x"}', '{"a":1, 12345678901234567890 : 2}'])(
+    "rejects a number where a key belongs: %s",
+    (text) => {
+      expect(parseJsonExact(text).ok).toBe(false);
+    },
+  );
 
   it("reports syntax errors at positions in the text as sent", () => {
     const r = parseJsonExact("[1e400 x]");

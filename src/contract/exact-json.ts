@@ -100,7 +100,9 @@ function parseSlow(text: string): ParseResult {
 
 /** Random hex from Web Crypto, which Node 20+ and browsers share (no node:crypto on the browser path). */
 function randomHex(bytes: number): string {
-  return Array.from(globalThis.crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, "0")).join("");
+  return Array.from(globalThis.crypto.getRandomValues(new Uint8Array(bytes)), (b) =>
+    b.toString(16).padStart(2, "0"),
+  ).join("");
 }
 
 /** Lexes the text outside strings and returns the number tokens whose double is not faithful. */
@@ -260,10 +262,13 @@ function restoreMarkers(root: unknown, nonce: string, replacements: Replacement[
       const keys = pointer.split("/").slice(1).map(unescapePointer);
       let container: unknown = value;
       for (let i = 0; i < keys.length - 1; i++) {
-        if (typeof container !== "object" || container === null || !Object.hasOwn(container, keys[i] as string)) return undefined;
+        if (typeof container !== "object" || container === null || !Object.hasOwn(container, keys[i] as string))
+          return undefined;
         container = (container as Record<string, unknown>)[keys[i] as string];
       }
-      return typeof container === "object" && container !== null ? byContainer.get(container)?.get(keys.at(-1) as string) : undefined;
+      return typeof container === "object" && container !== null
+        ? byContainer.get(container)?.get(keys.at(-1) as string)
+        : undefined;
     },
     pointers() {
       return rootExact !== undefined ? [""] : records.map(({ frame, key }) => pointerOf(frame, key));

@@ -21,7 +21,9 @@ export async function loadContract(source: string): Promise<Contract> {
   // schema compiled at build time rather than on every load.
   let dereferenced: Json;
   try {
-    dereferenced = (await new SwaggerParser().dereference(structuredClone(bundled) as never, { dereference: { circular: "ignore" } })) as unknown as Json;
+    dereferenced = (await new SwaggerParser().dereference(structuredClone(bundled) as never, {
+      dereference: { circular: "ignore" },
+    })) as unknown as Json;
   } catch (error) {
     throw new KitError("PS_SPEC_INVALID", `${source}: ${firstLine(error)}`, { cause: error });
   }

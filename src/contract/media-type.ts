@@ -49,7 +49,10 @@ export function parseMediaType(header: string | undefined): MediaType | undefine
  * Picks the spec's media-type key that covers a Content-Type, the most specific first
  * (OAS 3.1 section 4.8.14: `text/plain` over `text/*` over a bare wildcard).
  */
-export function matchMediaType<T>(keys: ReadonlyMap<string, T>, header: string | undefined): { key: string; value: T } | undefined {
+export function matchMediaType<T>(
+  keys: ReadonlyMap<string, T>,
+  header: string | undefined,
+): { key: string; value: T } | undefined {
   const parsed = parseMediaType(header);
   if (parsed === undefined) return undefined;
   const [type] = parsed.essence.split("/");

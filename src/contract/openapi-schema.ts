@@ -21,5 +21,10 @@ export function openapiSchemaProblems(document: Record<string, unknown>, max = 5
   };
   const validate = validators[key];
   if (validate(document)) return [];
-  return (validate.errors ?? []).slice(0, max).map((e) => `${e.instancePath || "/"} ${e.message ?? "is invalid"}${e.params && "additionalProperty" in e.params ? ` (${String(e.params.additionalProperty)})` : ""}`);
+  return (validate.errors ?? [])
+    .slice(0, max)
+    .map(
+      (e) =>
+        `${e.instancePath || "/"} ${e.message ?? "is invalid"}${e.params && "additionalProperty" in e.params ? ` (${String(e.params.additionalProperty)})` : ""}`,
+    );
 }

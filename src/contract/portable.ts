@@ -1,7 +1,15 @@
 // The contract API without loadContract: nothing here needs Node, so code that also runs in browsers
 // and service workers (the server's core, the fetch handler) imports this rather than index.ts.
 export { compileContract } from "./contract.js";
-export type { Contract, CompiledOperation, CompiledResponse, MediaTypeEntry, SecurityScheme, Validator, RouteResult } from "./contract.js";
+export type {
+  Contract,
+  CompiledOperation,
+  CompiledResponse,
+  MediaTypeEntry,
+  SecurityScheme,
+  Validator,
+  RouteResult,
+} from "./contract.js";
 export { checkRequest, checkRequestValue, checkResponse } from "./acceptability.js";
 export type {
   AcceptedRequest,

@@ -39,10 +39,7 @@ export function fromAjvErrors(errors: readonly ErrorObject[] | null | undefined,
 }
 
 function toViolation(e: ErrorObject, root: string): Violation {
-  const segments = e.instancePath
-    .split("/")
-    .slice(1)
-    .map(unescapePointer);
+  const segments = e.instancePath.split("/").slice(1).map(unescapePointer);
   let message = e.message ?? "is invalid";
   const params = e.params as Record<string, unknown>;
   if (e.keyword === "required" && typeof params.missingProperty === "string") {

@@ -33,9 +33,24 @@ console.log(JSON.stringify({ exports: Object.keys(kit.namespace).sort(), created
 
 describe("the browser bundle (dist/browser/plantstore-handler.js)", () => {
   it("is one self-contained ES module that serves requests with web platform globals only", async () => {
-    const { stdout } = await run(process.execPath, ["--experimental-vm-modules", "--no-warnings", "--input-type=module", "-e", IN_A_WEB_REALM, BUNDLE]);
+    const { stdout } = await run(process.execPath, [
+      "--experimental-vm-modules",
+      "--no-warnings",
+      "--input-type=module",
+      "-e",
+      IN_A_WEB_REALM,
+      BUNDLE,
+    ]);
     expect(JSON.parse(stdout)).toEqual({
-      exports: ["DEFAULT_MAX_BODY_BYTES", "DEFAULT_MAX_PLANTS", "DEV_TOKEN", "ERROR_ANSWERS", "KitError", "PlantStore", "createPlantStoreHandler"],
+      exports: [
+        "DEFAULT_MAX_BODY_BYTES",
+        "DEFAULT_MAX_PLANTS",
+        "DEV_TOKEN",
+        "ERROR_ANSWERS",
+        "KitError",
+        "PlantStore",
+        "createPlantStoreHandler",
+      ],
       created: [200, '{"name":"a"}'],
       invalid: 400,
       list: '{"count":1,"plants":[{"id":9223372036854775807,"name":"a"}]}',

@@ -44,7 +44,8 @@ export function prismEntry(): string {
 /** Starts the real Prism mock of a spec as a child process and waits until Prism says it listens. */
 export async function startPrism(options: PrismOptions = {}): Promise<RunningPrism> {
   const host = options.host ?? "127.0.0.1";
-  const port = options.port === undefined || options.port === 0 ? await freePort(host) : await ensureFree(host, options.port);
+  const port =
+    options.port === undefined || options.port === 0 ? await freePort(host) : await ensureFree(host, options.port);
   const args = [CHILD, prismEntry(), "mock", options.spec ?? DEFAULT_SPEC, "-h", host, "-p", String(port)];
   if (options.dynamic) args.push("-d");
   if (options.seed !== undefined) args.push("--seed", options.seed);
@@ -93,22 +94,31 @@ export async function startPrism(options: PrismOptions = {}): Promise<RunningPri
   if (outcome === "listening") return { url, child, exited, stop };
   await stop();
   if (tail.some((l) => l.includes("EADDRINUSE"))) throw portInUse(host, port);
-  if (outcome === "timeout") throw new KitError("PS_CHILD_FAILED", `Prism did not start on ${url} within ${readyMs} ms:\n${tail.join("\n")}`);
-  throw new KitError("PS_CHILD_FAILED", `Prism exited with code ${child.exitCode} before listening:\n${tail.join("\n")}`);
+  if (outcome === "timeout")
+    throw new KitError("PS_CHILD_FAILED", `Prism did not start on ${url} within ${readyMs} ms:\n${tail.join("\n")}`);
+  throw new KitError(
+    "PS_CHILD_FAILED",
+    `Prism exited with code ${child.exitCode} before listening:\n${tail.join("\n")}`,
+  );
 }
 
 // eslint-disable-next-line no-control-regex
 const ANSI = /\x1b\[[0-9;]*m/g;
 
 function portInUse(host: string, port: number): KitError {
-  return new KitError("PS_PORT_IN_USE", `${host}:${port} is taken by another process; choose another --port, or --port 0 for any free port`);
+  return new KitError(
+    "PS_PORT_IN_USE",
+    `${host}:${port} is taken by another process; choose another --port, or --port 0 for any free port`,
+  );
 }
 
 /** Fails at once, before Prism starts, when something already listens on the port. */
 function ensureFree(host: string, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
-    s.once("error", (error: NodeJS.ErrnoException) => reject(error.code === "EADDRINUSE" ? portInUse(host, port) : error));
+    s.once("error", (error: NodeJS.ErrnoException) =>
+      reject(error.code === "EADDRINUSE" ? portInUse(host, port) : error),
+    );
     s.listen(port, host, () => s.close(() => resolve(port)));
   });
 }

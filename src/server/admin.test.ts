@@ -9,7 +9,12 @@ import { createCore, type CoreRequest } from "./core.js";
 import { PlantStore } from "./store.js";
 
 const contract = await kitContract();
-const req = (method: string, url: string, headers: Record<string, string> = jsonHeaders(), body = ""): CoreRequest => ({ method, url, headers, body: Buffer.from(body) });
+const req = (method: string, url: string, headers: Record<string, string> = jsonHeaders(), body = ""): CoreRequest => ({
+  method,
+  url,
+  headers,
+  body: Buffer.from(body),
+});
 
 describe("the admin surface", () => {
   it("is not there unless asked for", () => {
@@ -20,11 +25,15 @@ describe("the admin surface", () => {
   it("lists the store with exact ids, empties it, and needs the token", () => {
     const store = new PlantStore(10);
     const core = createCore(contract, store, { tokens: [TOKEN], cors: { origins: [] }, admin: true });
-    expect(core(req("POST", "/plants", jsonHeaders(), '{"id":9223372036854775807,"name":"a","tag":"t"}')).status).toBe(200);
+    expect(core(req("POST", "/plants", jsonHeaders(), '{"id":9223372036854775807,"name":"a","tag":"t"}')).status).toBe(
+      200,
+    );
     expect(core(req("POST", "/plants", jsonHeaders(), '{"id":-1,"name":"b"}')).status).toBe(200);
     const list = core(req("GET", "/__admin/plants"));
     expect(list.status).toBe(200);
-    expect(list.body).toBe('{"count":2,"plants":[{"id":-1,"name":"b"},{"id":9223372036854775807,"name":"a","tag":"t"}]}');
+    expect(list.body).toBe(
+      '{"count":2,"plants":[{"id":-1,"name":"b"},{"id":9223372036854775807,"name":"a","tag":"t"}]}',
+    );
     expect(core(req("GET", "/__admin/plants", {})).status).toBe(401);
     expect(core(req("PUT", "/__admin/plants")).headers.allow).toBe("GET, DELETE");
     expect(core(req("GET", "/__admin/other")).status).toBe(404);
@@ -42,7 +51,10 @@ describe("seed data", () => {
   };
 
   it("loads NewPlant objects with exact ids", () => {
-    const data = loadSeedData(write('[{"id":9007199254740993,"name":"a"},{"id":2,"name":"b","tag":"t","extra":1}]'), contract);
+    const data = loadSeedData(
+      write('[{"id":9007199254740993,"name":"a"},{"id":2,"name":"b","tag":"t","extra":1}]'),
+      contract,
+    );
     expect(data).toEqual([
       { id: "9007199254740993", plant: { name: "a" } },
       { id: "2", plant: { name: "b", tag: "t" } },
@@ -72,9 +84,13 @@ describe("seed data", () => {
 describe("seed data errors at start-up", () => {
   it("refuses an unreadable file and more plants than --max-plants", async () => {
     const { startReferenceServer } = await import("./index.js");
-    await expect(startReferenceServer({ contract, port: 0, dataFile: "/nonexistent/plants.json" })).rejects.toMatchObject({ code: "PS_FILE_UNREADABLE" });
+    await expect(
+      startReferenceServer({ contract, port: 0, dataFile: "/nonexistent/plants.json" }),
+    ).rejects.toMatchObject({ code: "PS_FILE_UNREADABLE" });
     const file = join(tempDir("plantstore-data-"), "plants.json");
     writeFileSync(file, '[{"id":1,"name":"a"},{"id":2,"name":"b"}]');
-    await expect(startReferenceServer({ contract, port: 0, dataFile: file, maxPlants: 1 })).rejects.toMatchObject({ code: "PS_DATA_INVALID" });
+    await expect(startReferenceServer({ contract, port: 0, dataFile: file, maxPlants: 1 })).rejects.toMatchObject({
+      code: "PS_DATA_INVALID",
+    });
   });
 });

@@ -17,7 +17,11 @@ export function handleAdmin(store: PlantStore, method: string, path: string): Wi
   if (method === "GET") {
     // Ids are canonical decimal integers, so they are written as JSON numbers exactly, even beyond 2^53.
     const items = store.entries().map(({ id, plant }) => `{"id":${id},${JSON.stringify(plant).slice(1)}`);
-    return { status: 200, headers: { "content-type": "application/json" }, body: `{"count":${items.length},"plants":[${items.join(",")}]}` };
+    return {
+      status: 200,
+      headers: { "content-type": "application/json" },
+      body: `{"count":${items.length},"plants":[${items.join(",")}]}`,
+    };
   }
   if (method === "DELETE") {
     const removed = store.size;
@@ -47,11 +51,13 @@ export function parseSeedData(input: string | readonly unknown[], contract: Cont
   if (typeof input === "string") {
     const parsed = parseJsonExact(input);
     if (!parsed.ok) throw new KitError("PS_DATA_INVALID", `${source}: not valid JSON: ${parsed.message}`);
-    if (!Array.isArray(parsed.value)) throw new KitError("PS_DATA_INVALID", `${source}: must be a JSON array of plants ({"id", "name", "tag"})`);
+    if (!Array.isArray(parsed.value))
+      throw new KitError("PS_DATA_INVALID", `${source}: must be a JSON array of plants ({"id", "name", "tag"})`);
     items = parsed.value;
     exact = parsed.exact;
   } else {
-    if (!Array.isArray(input)) throw new KitError("PS_DATA_INVALID", `${source}: must be an array of plants ({"id", "name", "tag"})`);
+    if (!Array.isArray(input))
+      throw new KitError("PS_DATA_INVALID", `${source}: must be an array of plants ({"id", "name", "tag"})`);
     items = input;
   }
   const operation = contract.operation("createPlant");
@@ -81,6 +87,7 @@ function itemProblem(refusal: RequestRefusal, index: number): string {
 /** Puts checked seed plants in the store; more than it holds is an error naming the limit. */
 export function seedStore(store: PlantStore, plants: readonly SeedPlant[], source: string, limit: string): void {
   for (const { id, plant } of plants) {
-    if (store.insert(id, plant) === "full") throw new KitError("PS_DATA_INVALID", `${source}: more plants than ${limit} ${store.maxPlants}`);
+    if (store.insert(id, plant) === "full")
+      throw new KitError("PS_DATA_INVALID", `${source}: more plants than ${limit} ${store.maxPlants}`);
   }
 }

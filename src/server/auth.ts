@@ -11,7 +11,10 @@ export type AuthFailure = "missing" | "invalid";
 export function acceptedTokens(tokens: readonly string[] | undefined, option: string): readonly string[] {
   const accepted = tokens !== undefined && tokens.length > 0 ? tokens : [DEV_TOKEN];
   if (accepted.some((t) => !/^[A-Za-z0-9\-._~+/]+=*$/.test(t))) {
-    throw new KitError("PS_USAGE", `${option} must be non-empty and made of letters, digits and -._~+/ (RFC 6750 b64token), optionally ending in =`);
+    throw new KitError(
+      "PS_USAGE",
+      `${option} must be non-empty and made of letters, digits and -._~+/ (RFC 6750 b64token), optionally ending in =`,
+    );
   }
   return accepted;
 }
@@ -22,7 +25,9 @@ export function acceptedTokens(tokens: readonly string[] | undefined, option: st
  * every configured token, so timing tells nothing about any of them. Plain code, no node:crypto:
  * the same check runs in browsers and service workers (the fetch handler).
  */
-export function createBearerCheck(tokens: readonly string[]): (authorization: string | undefined) => AuthFailure | undefined {
+export function createBearerCheck(
+  tokens: readonly string[],
+): (authorization: string | undefined) => AuthFailure | undefined {
   const expected = [...tokens];
   // Header values already proved valid skip the comparison. Only successes are kept (so the set stays
   // as small as the ways clients spell valid credentials), and a hit tells a client nothing it was

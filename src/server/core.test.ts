@@ -30,7 +30,11 @@ describe("valid creates get 200 with a Plant and are stored", () => {
     ['{"id":-7,"name":"\u05e9\u05dc\u05d5\u05dd 🌿"}', "-7", { name: "\u05e9\u05dc\u05d5\u05dd 🌿" }],
     ['{"id":1.0,"name":"one point zero"}', "1", { name: "one point zero" }],
     ['{"id":5,"name":"x","extra":{"nested":[1,2]},"colour":null}', "5", { name: "x" }],
-    ['{"id":6,"name":"p","__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}', "6", { name: "p" }],
+    [
+      '{"id":6,"name":"p","__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}',
+      "6",
+      { name: "p" },
+    ],
   ])("%s", (body, id, plant) => {
     const r = post(body);
     expect(r.status).toBe(200);
@@ -49,7 +53,9 @@ describe("valid creates get 200 with a Plant and are stored", () => {
   });
 
   it("accepts Content-Type parameters such as charset=utf-8, in any case", () => {
-    expect(post('{"id":1,"name":"a"}', { ...jsonHeaders(), "content-type": "Application/JSON; Charset=UTF-8" }).status).toBe(200);
+    expect(
+      post('{"id":1,"name":"a"}', { ...jsonHeaders(), "content-type": "Application/JSON; Charset=UTF-8" }).status,
+    ).toBe(200);
   });
 
   it("accepts every configured token and the scheme in any case", () => {
@@ -70,7 +76,11 @@ describe("invalid bodies get 400 with an Error naming the field and rule, and st
     ['{"id":1.5,"name":"a"}', "PS_BODY_INVALID", "body/id: must be an integer"],
     ['{"id":"7","name":"a"}', "PS_BODY_INVALID", "body/id: must be an integer"],
     ['{"id":null,"name":"a"}', "PS_BODY_INVALID", "body/id: must be an integer"],
-    ['{"id":9223372036854775808,"name":"a"}', "PS_BODY_INVALID", "body/id: must be an integer from -9223372036854775808"],
+    [
+      '{"id":9223372036854775808,"name":"a"}',
+      "PS_BODY_INVALID",
+      "body/id: must be an integer from -9223372036854775808",
+    ],
     ['{"id":-9223372036854775809,"name":"a"}', "PS_BODY_INVALID", "format int64"],
     ['{"id":1e30,"name":"a"}', "PS_BODY_INVALID", "format int64"],
     ['{"id":1,"name":5}', "PS_BODY_INVALID", "body/name: must be a string"],
@@ -87,7 +97,7 @@ describe("invalid bodies get 400 with an Error naming the field and rule, and st
   });
 
   it.each([
-    [undefined, 'Content-Type is missing'],
+    [undefined, "Content-Type is missing"],
     ["text/plain", 'Content-Type is "text/plain"'],
     ["application/jsonx", "send application/json"],
     ["application/json; charset=iso-8859-1", 'charset "iso-8859-1"'],
@@ -102,7 +112,12 @@ describe("invalid bodies get 400 with an Error naming the field and rule, and st
   });
 
   it("refuses invalid UTF-8", () => {
-    const r = handle({ method: "POST", url: "/plants", headers: jsonHeaders(), body: Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d]) });
+    const r = handle({
+      method: "POST",
+      url: "/plants",
+      headers: jsonHeaders(),
+      body: Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d]),
+    });
     expect(json(r)).toMatchObject({ error: 400, code: "PS_INVALID_UTF8" });
   });
 });
@@ -167,7 +182,12 @@ describe("choices where the contract is silent", () => {
   it("Prefer: code=400 is ignored unless errors on demand are switched on", () => {
     expect(post('{"id":1,"name":"a"}', { ...jsonHeaders(), prefer: "code=400" }).status).toBe(200);
     const onDemand = createCore(contract, store, { tokens: [TOKEN], cors: { origins: [] }, errorsOnDemand: true });
-    const r = onDemand({ method: "POST", url: "/plants", headers: { ...jsonHeaders(), prefer: "code=400" }, body: Buffer.from('{"id":2,"name":"a"}') });
+    const r = onDemand({
+      method: "POST",
+      url: "/plants",
+      headers: { ...jsonHeaders(), prefer: "code=400" },
+      body: Buffer.from('{"id":2,"name":"a"}'),
+    });
     expect(r.status).toBe(400);
     expect(errorBody.validate(json(r))).toEqual([]);
     expect(store.size).toBe(1);
@@ -181,7 +201,12 @@ describe("choices where the contract is silent", () => {
     ["//plants", 404],
     ["http://[bad/plants", 404],
   ])("request target %s is routed by its path (RFC 9112 section 3.2, RFC 3986 section 6.2.2)", (url, status) => {
-    const r = handle({ method: "POST", url, headers: jsonHeaders(), body: Buffer.from(`{"id":${Math.floor(Math.random() * 1e9)},"name":"a"}`) });
+    const r = handle({
+      method: "POST",
+      url,
+      headers: jsonHeaders(),
+      body: Buffer.from(`{"id":${Math.floor(Math.random() * 1e9)},"name":"a"}`),
+    });
     expect(r.status).toBe(status);
     expect(r.body).not.toContain("pw@");
   });
@@ -196,7 +221,11 @@ describe("operations of other specs", () => {
         info: { title: "t", version: "1" },
         paths: {
           "/plants": {
-            post: { operationId: "createPlant", requestBody: { content: { "application/json": { schema: { type: "object" } } } }, responses: { "200": { description: "ok" } } },
+            post: {
+              operationId: "createPlant",
+              requestBody: { content: { "application/json": { schema: { type: "object" } } } },
+              responses: { "200": { description: "ok" } },
+            },
             get: { operationId: "listPlants", responses: { "200": { description: "ok" } } },
           },
         },
@@ -206,7 +235,9 @@ describe("operations of other specs", () => {
     const h = createCore(other, new PlantStore(1), { tokens: [TOKEN], cors: { origins: [] } });
     // No security in this spec: no token needed. listPlants has no handler in the reference server.
     expect(h({ method: "GET", url: "/plants", headers: {}, body: Buffer.alloc(0) })).toMatchObject({ status: 404 });
-    expect(JSON.parse(h({ method: "GET", url: "/plants", headers: {}, body: Buffer.alloc(0) }).body).message).toContain("listPlants is not implemented");
+    expect(JSON.parse(h({ method: "GET", url: "/plants", headers: {}, body: Buffer.alloc(0) }).body).message).toContain(
+      "listPlants is not implemented",
+    );
   });
 });
 
@@ -215,7 +246,11 @@ describe("CORS", () => {
     const r = handle({
       method: "OPTIONS",
       url: "/plants",
-      headers: { origin: "http://app.test", "access-control-request-method": "POST", "access-control-request-headers": "authorization, content-type" },
+      headers: {
+        origin: "http://app.test",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "authorization, content-type",
+      },
       body: Buffer.alloc(0),
     });
     expect(r.status).toBe(204);
@@ -228,15 +263,34 @@ describe("CORS", () => {
     h({
       method: "OPTIONS",
       url: "/plants",
-      headers: { origin, "access-control-request-method": "POST", ...(requested === undefined ? {} : { "access-control-request-headers": requested }) },
+      headers: {
+        origin,
+        "access-control-request-method": "POST",
+        ...(requested === undefined ? {} : { "access-control-request-headers": requested }),
+      },
       body: Buffer.alloc(0),
     }).headers;
 
   it.each([
     ["nothing asked: the contract's headers", undefined, undefined, "authorization, content-type, prefer"],
-    ["tracing headers a page sends", undefined, "authorization, content-type, traceparent, X-Request-Id", "authorization, content-type, prefer, traceparent, x-request-id"],
-    ["a name that is not a token is never echoed", undefined, "traceparent, bad header, x(y)", "authorization, content-type, prefer, traceparent"],
-    ["--cors-headers restricts the extra ones", ["X-Request-Id"], "traceparent, x-request-id", "authorization, content-type, prefer, x-request-id"],
+    [
+      "tracing headers a page sends",
+      undefined,
+      "authorization, content-type, traceparent, X-Request-Id",
+      "authorization, content-type, prefer, traceparent, x-request-id",
+    ],
+    [
+      "a name that is not a token is never echoed",
+      undefined,
+      "traceparent, bad header, x(y)",
+      "authorization, content-type, prefer, traceparent",
+    ],
+    [
+      "--cors-headers restricts the extra ones",
+      ["X-Request-Id"],
+      "traceparent, x-request-id",
+      "authorization, content-type, prefer, x-request-id",
+    ],
     ["an empty --cors-headers allows only the contract's", [], "traceparent", "authorization, content-type, prefer"],
   ] as const)("preflight allow-headers: %s", (_name, listed, requested, expected) => {
     const h = createCore(contract, store, { tokens: [TOKEN], cors: { origins: ["*"], headers: listed } });
@@ -260,7 +314,12 @@ describe("CORS", () => {
   it("allows only the configured origins when a list is given", () => {
     const strict = createCore(contract, store, { tokens: [TOKEN], cors: { origins: ["http://good.test"] } });
     const ask = (origin: string) =>
-      strict({ method: "OPTIONS", url: "/plants", headers: { origin, "access-control-request-method": "POST" }, body: Buffer.alloc(0) });
+      strict({
+        method: "OPTIONS",
+        url: "/plants",
+        headers: { origin, "access-control-request-method": "POST" },
+        body: Buffer.alloc(0),
+      });
     expect(ask("http://good.test").headers["access-control-allow-origin"]).toBe("http://good.test");
     expect(ask("http://good.test").headers.vary).toBe("Origin, Access-Control-Request-Headers");
     expect(ask("http://evil.test").headers["access-control-allow-origin"]).toBeUndefined();

@@ -37,7 +37,11 @@ type Handler = (accepted: AcceptedRequest) => WireResponse;
  * (cors preflight -> route (or the opt-in admin surface) -> authenticate -> parse -> validate -> handle). The node:http listener
  * (http-adapter.ts) only moves bytes; tests call this directly as well as over the wire.
  */
-export function createCore(contract: Contract, store: PlantStore, options: CoreOptions): (request: CoreRequest) => WireResponse {
+export function createCore(
+  contract: Contract,
+  store: PlantStore,
+  options: CoreOptions,
+): (request: CoreRequest) => WireResponse {
   const checkBearer = createBearerCheck(options.tokens);
   const handlers: Record<string, Handler> = {
     createPlant: ({ value, exact }) => createPlant(store, value as NewPlant, exact.get("/id")),
@@ -46,7 +50,8 @@ export function createCore(contract: Contract, store: PlantStore, options: CoreO
   return (request) => {
     const origin = header(request, "origin");
     const cors = corsHeaders(options.cors, origin);
-    const withCors = (r: WireResponse): WireResponse => (cors === undefined ? r : { ...r, headers: { ...r.headers, ...cors } });
+    const withCors = (r: WireResponse): WireResponse =>
+      cors === undefined ? r : { ...r, headers: { ...r.headers, ...cors } };
     const path = requestPath(request.url);
 
     // Stage 1: CORS preflight needs no token (browsers never send one on a preflight).
@@ -56,20 +61,30 @@ export function createCore(contract: Contract, store: PlantStore, options: CoreO
       if (cors === undefined) return { status: 204, headers: {}, body: "" };
       const allowHeaders = allowedRequestHeaders(options.cors, header(request, "access-control-request-headers"));
       // The allowed headers depend on what was asked, so caches key on that too (Fetch standard, CORS protocol).
-      const vary = cors.vary === undefined ? "Access-Control-Request-Headers" : `${cors.vary}, Access-Control-Request-Headers`;
+      const vary =
+        cors.vary === undefined ? "Access-Control-Request-Headers" : `${cors.vary}, Access-Control-Request-Headers`;
       return { status: 204, headers: { ...cors, ...preflightHeaders(route, allowHeaders), vary }, body: "" };
     }
 
     // Stage 2: route. The opt-in admin surface sits outside the contract's paths and needs the token too.
     if (options.admin === true && path.startsWith(ADMIN_PREFIX)) {
       const failure = checkBearer(header(request, "authorization"));
-      if (failure !== undefined) return withCors(errorAnswer("PS_UNAUTHORIZED", "the admin surface needs the bearer token too", { "www-authenticate": 'Bearer realm="plantstore"' }));
+      if (failure !== undefined)
+        return withCors(
+          errorAnswer("PS_UNAUTHORIZED", "the admin surface needs the bearer token too", {
+            "www-authenticate": 'Bearer realm="plantstore"',
+          }),
+        );
       return withCors(handleAdmin(store, request.method, path));
     }
     const route = contract.route(request.method, path);
     if (route.kind === "not-found") return withCors(errorAnswer("PS_NOT_FOUND", `${request.method} ${path}`));
     if (route.kind === "method-not-allowed") {
-      return withCors(errorAnswer("PS_METHOD_NOT_ALLOWED", `${request.method} ${path} (allowed: ${route.allowed.join(", ")})`, { allow: route.allowed.join(", ") }));
+      return withCors(
+        errorAnswer("PS_METHOD_NOT_ALLOWED", `${request.method} ${path} (allowed: ${route.allowed.join(", ")})`, {
+          allow: route.allowed.join(", "),
+        }),
+      );
     }
     const operation = route.operation;
 
@@ -78,14 +93,19 @@ export function createCore(contract: Contract, store: PlantStore, options: CoreO
     if (operation.authRequired) {
       const failure = checkBearer(header(request, "authorization"));
       if (failure !== undefined) {
-        const challenge = failure === "missing" ? 'Bearer realm="plantstore"' : 'Bearer realm="plantstore", error="invalid_token"';
-        const detail = failure === "missing" ? "the Authorization header is missing" : "the Authorization header is not Bearer with a valid token";
+        const challenge =
+          failure === "missing" ? 'Bearer realm="plantstore"' : 'Bearer realm="plantstore", error="invalid_token"';
+        const detail =
+          failure === "missing"
+            ? "the Authorization header is missing"
+            : "the Authorization header is not Bearer with a valid token";
         return withCors(errorAnswer("PS_UNAUTHORIZED", detail, { "www-authenticate": challenge }));
       }
     }
 
     // The documented error answer on demand, as Prism offers it, so frontends can build error states.
-    if (options.errorsOnDemand === true && /(^|[\s,;])code=400($|[\s,;])/.test(header(request, "prefer") ?? "")) return withCors(errorAnswer("PS_EXAMPLE_ERROR"));
+    if (options.errorsOnDemand === true && /(^|[\s,;])code=400($|[\s,;])/.test(header(request, "prefer") ?? ""))
+      return withCors(errorAnswer("PS_EXAMPLE_ERROR"));
 
     // Stages 4 and 5: parse and validate the body, as the contract decides (contract/acceptability.ts).
     const accepted = checkRequest(operation, request);
@@ -93,7 +113,8 @@ export function createCore(contract: Contract, store: PlantStore, options: CoreO
 
     // Stage 6: the operation's handler.
     const handler = handlers[operation.operationId];
-    if (handler === undefined) return withCors(errorAnswer("PS_NOT_FOUND", `${operation.operationId} is not implemented`));
+    if (handler === undefined)
+      return withCors(errorAnswer("PS_NOT_FOUND", `${operation.operationId} is not implemented`));
     return withCors(handler(accepted));
   };
 }
@@ -134,7 +155,12 @@ function createPlant(store: PlantStore, body: NewPlant, exactId: ExactNumber | u
 }
 
 function preflightHeaders(route: ReturnType<Contract["route"]>, allowHeaders: string): Record<string, string> {
-  const methods = route.kind === "found" ? [route.operation.method.toUpperCase()] : route.kind === "method-not-allowed" ? route.allowed : [];
+  const methods =
+    route.kind === "found"
+      ? [route.operation.method.toUpperCase()]
+      : route.kind === "method-not-allowed"
+        ? route.allowed
+        : [];
   return {
     "access-control-allow-methods": [...methods, "OPTIONS"].join(", "),
     // Named, never `*`: a wildcard does not cover Authorization (Fetch standard, CORS protocol).

@@ -23,7 +23,11 @@ export function corsHeaders(policy: CorsPolicy, origin: string | undefined): Rec
   }
   // The answer depends on the origin, so caches must key on it even when the origin is refused.
   if (!policy.origins.includes(origin)) return { vary: "Origin" };
-  return { "access-control-allow-origin": origin, vary: "Origin", "access-control-expose-headers": "www-authenticate, allow" };
+  return {
+    "access-control-allow-origin": origin,
+    vary: "Origin",
+    "access-control-expose-headers": "www-authenticate, allow",
+  };
 }
 
 /** A CORS preflight: OPTIONS with Origin and Access-Control-Request-Method (Fetch standard 3.2.2). */
@@ -47,8 +51,12 @@ export function allowedRequestHeaders(policy: CorsPolicy, requested: string | un
 }
 
 /** The headers of a `--cors-headers`-style option, each proved a header field name (KitError PS_USAGE). */
-export function checkedCorsHeaders(headers: readonly string[] | undefined, option: string): readonly string[] | undefined {
+export function checkedCorsHeaders(
+  headers: readonly string[] | undefined,
+  option: string,
+): readonly string[] | undefined {
   const bad = headers?.find((h) => !TOKEN.test(h));
-  if (bad !== undefined) throw new KitError("PS_USAGE", `${option}: ${JSON.stringify(bad)} is not a header name (RFC 9110 token)`);
+  if (bad !== undefined)
+    throw new KitError("PS_USAGE", `${option}: ${JSON.stringify(bad)} is not a header name (RFC 9110 token)`);
   return headers;
 }

@@ -21,11 +21,16 @@ interface Send {
 const request = (path: string, { method = "POST", headers = {}, body, token = TOKEN }: Send = {}): Request =>
   new Request(BASE + path, {
     method,
-    headers: { ...(body === undefined ? {} : { "content-type": "application/json" }), ...(token === null ? {} : { authorization: `Bearer ${token}` }), ...headers },
+    headers: {
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+      ...(token === null ? {} : { authorization: `Bearer ${token}` }),
+      ...headers,
+    },
     body,
   });
 
-const create = (handler: PlantStoreHandler, body: string, send: Send = {}): Promise<Response> => handler(request("/plants", { body, ...send }));
+const create = (handler: PlantStoreHandler, body: string, send: Send = {}): Promise<Response> =>
+  handler(request("/plants", { body, ...send }));
 
 const thrown = (fn: () => unknown): KitError => {
   try {
@@ -102,7 +107,17 @@ describe("the fetch handler answers as the reference server does", () => {
   it("answers a CORS preflight without a token, with a bodiless 204, and only for configured origins", async () => {
     const handler = createPlantStoreHandler({ tokens: [TOKEN], corsOrigins: ["http://app.test"] });
     const preflight = (origin: string): Promise<Response> =>
-      handler(request("/plants", { method: "OPTIONS", token: null, headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": "authorization, content-type" } }));
+      handler(
+        request("/plants", {
+          method: "OPTIONS",
+          token: null,
+          headers: {
+            origin,
+            "access-control-request-method": "POST",
+            "access-control-request-headers": "authorization, content-type",
+          },
+        }),
+      );
     const good = await preflight("http://app.test");
     expect(good.status).toBe(204);
     expect(good.body).toBeNull();
@@ -120,10 +135,28 @@ describe("the fetch handler answers as the reference server does", () => {
 
   it("allows the request headers a page asks for, and only listed ones with corsHeaders", async () => {
     const ask = async (handler: ReturnType<typeof createPlantStoreHandler>) =>
-      (await handler(request("/plants", { method: "OPTIONS", token: null, headers: { origin: "http://app.test", "access-control-request-method": "POST", "access-control-request-headers": "authorization, traceparent" } }))).headers.get("access-control-allow-headers");
-    expect(await ask(createPlantStoreHandler({ tokens: [TOKEN] }))).toBe("authorization, content-type, prefer, traceparent");
-    expect(await ask(createPlantStoreHandler({ tokens: [TOKEN], corsHeaders: ["x-request-id"] }))).toBe("authorization, content-type, prefer");
-    expect(() => createPlantStoreHandler({ corsHeaders: ["bad header"] })).toThrow(/corsHeaders: "bad header" is not a header name/);
+      (
+        await handler(
+          request("/plants", {
+            method: "OPTIONS",
+            token: null,
+            headers: {
+              origin: "http://app.test",
+              "access-control-request-method": "POST",
+              "access-control-request-headers": "authorization, traceparent",
+            },
+          }),
+        )
+      ).headers.get("access-control-allow-headers");
+    expect(await ask(createPlantStoreHandler({ tokens: [TOKEN] }))).toBe(
+      "authorization, content-type, prefer, traceparent",
+    );
+    expect(await ask(createPlantStoreHandler({ tokens: [TOKEN], corsHeaders: ["x-request-id"] }))).toBe(
+      "authorization, content-type, prefer",
+    );
+    expect(() => createPlantStoreHandler({ corsHeaders: ["bad header"] })).toThrow(
+      /corsHeaders: "bad header" is not a header name/,
+    );
   });
 
   it("refuses a body over maxBody with 413, declared or streamed, and stores nothing", async () => {
@@ -132,7 +165,11 @@ describe("the fetch handler answers as the reference server does", () => {
     expect(body.length).toBeGreaterThan(32);
     const declared = await create(handler, body, { headers: { "content-length": String(body.length) } });
     expect(declared.status).toBe(413);
-    expect(await declared.json()).toMatchObject({ error: 413, code: "PS_BODY_TOO_LARGE", message: expect.stringContaining(`${body.length} bytes declared, at most 32`) });
+    expect(await declared.json()).toMatchObject({
+      error: 413,
+      code: "PS_BODY_TOO_LARGE",
+      message: expect.stringContaining(`${body.length} bytes declared, at most 32`),
+    });
     // A stream in small chunks, with no length declared: refused once more than 32 bytes have come.
     const chunks = body.match(/.{1,8}/g) as string[];
     let pulled = 0;
@@ -143,7 +180,14 @@ describe("the fetch handler answers as the reference server does", () => {
         else controller.enqueue(new TextEncoder().encode(next));
       },
     });
-    const streamed = await handler(new Request(`${BASE}/plants`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${TOKEN}` }, body: stream, duplex: "half" } as RequestInit));
+    const streamed = await handler(
+      new Request(`${BASE}/plants`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${TOKEN}` },
+        body: stream,
+        duplex: "half",
+      } as RequestInit),
+    );
     expect(streamed.status).toBe(413);
     expect(await streamed.json()).toMatchObject({ error: 413, message: expect.stringContaining("more than 32 bytes") });
     expect(pulled).toBeLessThan(chunks.length);
@@ -159,14 +203,23 @@ describe("the fetch handler answers as the reference server does", () => {
     await create(handler, '{"id":2,"name":"b"}');
     await create(handler, '{"id":-1,"name":"a","tag":"t"}');
     const list = await handler(request("/__admin/plants", { method: "GET" }));
-    expect(await list.json()).toEqual({ count: 2, plants: [{ id: -1, name: "a", tag: "t" }, { id: 2, name: "b" }] });
+    expect(await list.json()).toEqual({
+      count: 2,
+      plants: [
+        { id: -1, name: "a", tag: "t" },
+        { id: 2, name: "b" },
+      ],
+    });
     expect((await handler(request("/__admin/plants", { method: "GET", token: null }))).status).toBe(401);
     const reset = await handler(request("/__admin/plants", { method: "DELETE" }));
     expect(await reset.json()).toEqual({ removed: 2 });
     expect(handler.store.size).toBe(0);
     // The store is the handler's own: a test can also fill and clear it directly.
     handler.store.insert("5", { name: "direct" });
-    expect(await (await handler(request("/__admin/plants", { method: "GET" }))).json()).toEqual({ count: 1, plants: [{ id: 5, name: "direct" }] });
+    expect(await (await handler(request("/__admin/plants", { method: "GET" }))).json()).toEqual({
+      count: 1,
+      plants: [{ id: 5, name: "direct" }],
+    });
     handler.store.clear();
     expect((await create(handler, '{"id":2,"name":"b"}')).status).toBe(200);
     const without = createPlantStoreHandler({ tokens: [TOKEN] });
@@ -182,7 +235,9 @@ describe("the fetch handler answers as the reference server does", () => {
     expect(body).toMatchObject({ error: 400, code: "PS_EXAMPLE_ERROR" });
     expect(errorBody.validate(body)).toEqual([]);
     expect(onDemand.store.size).toBe(0);
-    expect((await create(createPlantStoreHandler({ tokens: [TOKEN] }), '{"id":1,"name":"a"}', prefer)).status).toBe(200);
+    expect((await create(createPlantStoreHandler({ tokens: [TOKEN] }), '{"id":1,"name":"a"}', prefer)).status).toBe(
+      200,
+    );
   });
 
   it("answers HEAD without a body, as HTTP does", async () => {
@@ -227,13 +282,22 @@ describe("the fetch handler answers as the reference server does", () => {
 
 describe("seed data and options", () => {
   it("starts with `data`, as JSON text (ids exact) or as NewPlant objects", async () => {
-    const fromText = createPlantStoreHandler({ tokens: [TOKEN], data: '[{"id":9223372036854775807,"name":"max"},{"id":9007199254740993,"name":"b","tag":"t","extra":1}]' });
+    const fromText = createPlantStoreHandler({
+      tokens: [TOKEN],
+      data: '[{"id":9223372036854775807,"name":"max"},{"id":9007199254740993,"name":"b","tag":"t","extra":1}]',
+    });
     expect(fromText.store.entries()).toEqual([
       { id: "9007199254740993", plant: { name: "b", tag: "t" } },
       { id: "9223372036854775807", plant: { name: "max" } },
     ]);
     expect((await create(fromText, '{"id":9223372036854775807,"name":"again"}')).status).toBe(409);
-    const fromObjects = createPlantStoreHandler({ tokens: [TOKEN], data: [{ id: 1, name: "a" }, { id: 2, name: "b", tag: "t" }] });
+    const fromObjects = createPlantStoreHandler({
+      tokens: [TOKEN],
+      data: [
+        { id: 1, name: "a" },
+        { id: 2, name: "b", tag: "t" },
+      ],
+    });
     expect(fromObjects.store.entries()).toEqual([
       { id: "1", plant: { name: "a" } },
       { id: "2", plant: { name: "b", tag: "t" } },
@@ -243,7 +307,11 @@ describe("seed data and options", () => {
   });
 
   it.each<[string, PlantStoreHandlerOptions["data"], string]>([
-    ["a wrong type", [{ id: 1, name: "a" }, { id: "2", name: "b" } as never], "data: item 1: [1]/id: must be an integer"],
+    [
+      "a wrong type",
+      [{ id: 1, name: "a" }, { id: "2", name: "b" } as never],
+      "data: item 1: [1]/id: must be an integer",
+    ],
     ["a missing field", '[{"id":1}]', "data: item 0: [0]/name: is required"],
     ["a repeated id", '[{"id":1,"name":"a"},{"id":1.0,"name":"b"}]', "data: item 1: id 1 appears twice"],
     ["not JSON", "[{", "data: not valid JSON"],
@@ -256,10 +324,14 @@ describe("seed data and options", () => {
   });
 
   it("refuses more plants than maxPlants, and bad options, as serve does", () => {
-    expect(thrown(() => createPlantStoreHandler({ data: '[{"id":1,"name":"a"},{"id":2,"name":"b"}]', maxPlants: 1 })).message).toContain("data: more plants than maxPlants 1");
+    expect(
+      thrown(() => createPlantStoreHandler({ data: '[{"id":1,"name":"a"},{"id":2,"name":"b"}]', maxPlants: 1 }))
+        .message,
+    ).toContain("data: more plants than maxPlants 1");
     expect(thrown(() => createPlantStoreHandler({ tokens: ["two words"] })).code).toBe("PS_USAGE");
     expect(thrown(() => createPlantStoreHandler({ tokens: [""] })).message).toContain("tokens must be non-empty");
-    for (const bad of [{ maxBody: -1 }, { delay: 1.5 }, { maxPlants: Number.NaN }]) expect(thrown(() => createPlantStoreHandler(bad)).code).toBe("PS_USAGE");
+    for (const bad of [{ maxBody: -1 }, { delay: 1.5 }, { maxPlants: Number.NaN }])
+      expect(thrown(() => createPlantStoreHandler(bad)).code).toBe("PS_USAGE");
   });
 });
 
@@ -277,7 +349,10 @@ describe("the same answers as the HTTP reference server", () => {
 
   const auth = { authorization: `Bearer ${TOKEN}` };
   const json = { ...auth, "content-type": "application/json" };
-  const preflight = { "access-control-request-method": "POST", "access-control-request-headers": "authorization, content-type" };
+  const preflight = {
+    "access-control-request-method": "POST",
+    "access-control-request-headers": "authorization, content-type",
+  };
   // In order: both start empty, so each sees the same store.
   const table: [string, string, string, Record<string, string>, string | Uint8Array | undefined][] = [
     ["create", "POST", "/plants", json, '{"id":9007199254740993,"name":"Fern","tag":"fern"}'],
@@ -287,7 +362,13 @@ describe("the same answers as the HTTP reference server", () => {
     ["malformed JSON", "POST", "/plants", json, '{"id":1,'],
     ["no body", "POST", "/plants", json, undefined],
     ["not JSON", "POST", "/plants", { ...auth, "content-type": "text/plain" }, '{"id":1,"name":"a"}'],
-    ["latin-1", "POST", "/plants", { ...json, "content-type": "application/json; charset=latin1" }, '{"id":1,"name":"a"}'],
+    [
+      "latin-1",
+      "POST",
+      "/plants",
+      { ...json, "content-type": "application/json; charset=latin1" },
+      '{"id":1,"name":"a"}',
+    ],
     ["invalid UTF-8", "POST", "/plants", json, new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x7d])],
     ["no token", "POST", "/plants", { "content-type": "application/json" }, '{"id":1,"name":"a"}'],
     ["wrong token", "POST", "/plants", { ...json, authorization: "Bearer nope" }, '{"id":1,"name":"a"}'],
@@ -302,7 +383,13 @@ describe("the same answers as the HTTP reference server", () => {
     ["preflight, other origin", "OPTIONS", "/plants", { origin: "http://evil.test", ...preflight }, undefined],
     ["preflight, unknown path", "OPTIONS", "/pets", { origin: "http://app.test", ...preflight }, undefined],
     ["cross-origin create", "POST", "/plants", { ...json, origin: "http://app.test" }, '{"id":5,"name":"e"}'],
-    ["cross-origin 401", "POST", "/plants", { "content-type": "application/json", origin: "http://app.test" }, '{"id":6,"name":"f"}'],
+    [
+      "cross-origin 401",
+      "POST",
+      "/plants",
+      { "content-type": "application/json", origin: "http://app.test" },
+      '{"id":6,"name":"f"}',
+    ],
     ["admin list", "GET", "/__admin/plants", auth, undefined],
     ["admin without token", "GET", "/__admin/plants", {}, undefined],
     ["admin, wrong method", "PUT", "/__admin/plants", auth, undefined],
@@ -313,12 +400,21 @@ describe("the same answers as the HTTP reference server", () => {
   // Set by the transport, not by the server's decisions; Node also sends Content-Length: 0 with a 204.
   const TRANSPORT = new Set(["date", "connection", "keep-alive", "transfer-encoding"]);
   const headersOf = (res: Response): Record<string, string> =>
-    Object.fromEntries([...res.headers].filter(([name]) => !TRANSPORT.has(name) && !(res.status === 204 && name === "content-length")));
+    Object.fromEntries(
+      [...res.headers].filter(([name]) => !TRANSPORT.has(name) && !(res.status === 204 && name === "content-length")),
+    );
 
   it("for a table of requests: status, headers and body", async () => {
     for (const [name, method, path, headers, body] of table) {
       // fetch declares the length of a body it sends; the handler's Request says it as a client would.
-      const length: Record<string, string> = body === undefined ? {} : { "content-length": String(typeof body === "string" ? new TextEncoder().encode(body).byteLength : body.byteLength) };
+      const length: Record<string, string> =
+        body === undefined
+          ? {}
+          : {
+              "content-length": String(
+                typeof body === "string" ? new TextEncoder().encode(body).byteLength : body.byteLength,
+              ),
+            };
       const overHttp = await fetch(server.url + path, { method, headers, body });
       const inProcess = await handler(new Request(BASE + path, { method, headers: { ...headers, ...length }, body }));
       expect({ name, status: inProcess.status, headers: headersOf(inProcess), body: await inProcess.text() }).toEqual({

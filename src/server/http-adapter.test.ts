@@ -41,7 +41,11 @@ describe("the reference server over real HTTP", () => {
   it("creates a plant: 200, application/json, exact Content-Length, one log line without the token", async () => {
     const lines: string[] = [];
     const s = await start({ log: (l) => lines.push(l) });
-    const res = await fetch(`${s.url}/plants?secret=q`, { method: "POST", headers: jsonHeaders(), body: '{"id":9223372036854775807,"name":"Fern 🌿"}' });
+    const res = await fetch(`${s.url}/plants?secret=q`, {
+      method: "POST",
+      headers: jsonHeaders(),
+      body: '{"id":9223372036854775807,"name":"Fern 🌿"}',
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("application/json");
     const text = await res.text();
@@ -56,7 +60,10 @@ describe("the reference server over real HTTP", () => {
 
   it("refuses a declared oversized body with 413 before reading it, and closes", async () => {
     const s = await start({ maxBodyBytes: 100 });
-    const response = await raw(s.port, `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 5000000\r\n\r\n{"id":1`);
+    const response = await raw(
+      s.port,
+      `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 5000000\r\n\r\n{"id":1`,
+    );
     expect(response).toMatch(/^HTTP\/1.1 413 /);
     expect(response.toLowerCase()).toContain("connection: close");
     expect(bodyOf(response)).toMatchObject({ error: 413, code: "PS_BODY_TOO_LARGE" });
@@ -67,14 +74,20 @@ describe("the reference server over real HTTP", () => {
     const s = await start({ maxBodyBytes: 100 });
     const chunk = "x".repeat(80);
     const chunked = `50\r\n${chunk}\r\n50\r\n${chunk}\r\n`;
-    const response = await raw(s.port, `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${chunked}`);
+    const response = await raw(
+      s.port,
+      `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${chunked}`,
+    );
     expect(response).toMatch(/^HTTP\/1.1 413 /);
     expect(bodyOf(response).code).toBe("PS_BODY_TOO_LARGE");
   });
 
   it("refuses an oversized body announced with Expect: 100-continue without inviting it first", async () => {
     const s = await start({ maxBodyBytes: 100 });
-    const response = await raw(s.port, `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 2000000\r\nExpect: 100-continue\r\n\r\n`);
+    const response = await raw(
+      s.port,
+      `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 2000000\r\nExpect: 100-continue\r\n\r\n`,
+    );
     expect(response).toMatch(/^HTTP\/1.1 413 /);
     expect(response).not.toContain("100 Continue");
   });
@@ -82,7 +95,10 @@ describe("the reference server over real HTTP", () => {
   it("invites a body of acceptable size with 100 Continue and answers it", async () => {
     const s = await start();
     const body = '{"id":77,"name":"continued"}';
-    const response = await raw(s.port, `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n${body}`);
+    const response = await raw(
+      s.port,
+      `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n${body}`,
+    );
     expect(response).toMatch(/^HTTP\/1.1 100 Continue/);
     expect(response).toContain("HTTP/1.1 200 OK");
     expect(s.store.get("77")).toEqual({ name: "continued" });
@@ -92,7 +108,10 @@ describe("the reference server over real HTTP", () => {
     const lines: string[] = [];
     const s = await start({ log: (l) => lines.push(l) });
     const body = '{"id":78,"name":"absolute"}';
-    const response = await raw(s.port, `POST http://user:secretpw@x/plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
+    const response = await raw(
+      s.port,
+      `POST http://user:secretpw@x/plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+    );
     expect(response).toMatch(/^HTTP\/1.1 200 /);
     expect(lines.join("\n")).toContain(" POST /plants 200 ");
     expect(lines.join("\n")).not.toContain("secretpw");
@@ -123,7 +142,11 @@ describe("the reference server over real HTTP", () => {
     const s = await start();
     const res = await fetch(`${s.url}/plants`, {
       method: "OPTIONS",
-      headers: { origin: "http://app.test", "access-control-request-method": "POST", "access-control-request-headers": "authorization,content-type" },
+      headers: {
+        origin: "http://app.test",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "authorization,content-type",
+      },
     });
     expect(res.status).toBe(204);
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
@@ -151,9 +174,12 @@ describe("the adapter around a failing core", () => {
     const warnings: string[] = [];
     const onWarning = (w: Error) => warnings.push(w.message);
     process.on("warning", onWarning);
-    const running = await startHttpServer(() => {
-      throw new Error("a bug");
-    }, { ...DEFAULT_HTTP_OPTIONS, port: 0 });
+    const running = await startHttpServer(
+      () => {
+        throw new Error("a bug");
+      },
+      { ...DEFAULT_HTTP_OPTIONS, port: 0 },
+    );
     try {
       const res = await fetch(`${running.url}/plants`, { method: "POST", body: "{}" });
       expect(res.status).toBe(500);

@@ -38,7 +38,10 @@ export interface RunningServer {
 }
 
 /** Serves `handle` over node:http. This adapter only moves bytes; all decisions are in the core. */
-export async function startHttpServer(handle: (request: CoreRequest) => WireResponse, options: HttpOptions): Promise<RunningServer> {
+export async function startHttpServer(
+  handle: (request: CoreRequest) => WireResponse,
+  options: HttpOptions,
+): Promise<RunningServer> {
   const server = createServer({
     headersTimeout: options.headersTimeoutMs,
     requestTimeout: options.requestTimeoutMs,
@@ -47,15 +50,26 @@ export async function startHttpServer(handle: (request: CoreRequest) => WireResp
     connectionsCheckingInterval: Math.max(100, Math.min(1_000, options.headersTimeoutMs / 2)),
   });
   let closing = false;
-  const send = (req: IncomingMessage, res: ServerResponse, started: bigint, answer: WireResponse, close = false): void => {
+  const send = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    started: bigint,
+    answer: WireResponse,
+    close = false,
+  ): void => {
     const write = (): void => {
       if (res.writableEnded || res.destroyed) return;
       const length = { "content-length": String(Buffer.byteLength(answer.body)) };
-      res.writeHead(answer.status, close || closing ? { ...answer.headers, ...length, connection: "close" } : { ...answer.headers, ...length });
+      res.writeHead(
+        answer.status,
+        close || closing ? { ...answer.headers, ...length, connection: "close" } : { ...answer.headers, ...length },
+      );
       res.end(answer.body);
       if (options.log !== undefined) {
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        options.log(`${new Date().toISOString()} ${req.method} ${requestPath(req.url ?? "")} ${answer.status} ${ms.toFixed(1)}ms`);
+        options.log(
+          `${new Date().toISOString()} ${req.method} ${requestPath(req.url ?? "")} ${answer.status} ${ms.toFixed(1)}ms`,
+        );
       }
     };
     if (options.delayMs > 0) setTimeout(write, options.delayMs).unref();
@@ -70,7 +84,8 @@ export async function startHttpServer(handle: (request: CoreRequest) => WireResp
       res.once("finish", () => req.destroy());
     };
     const declared = Number(req.headers["content-length"] ?? 0);
-    if (declared > options.maxBodyBytes) return fail("PS_BODY_TOO_LARGE", `${declared} bytes declared, at most ${options.maxBodyBytes}`);
+    if (declared > options.maxBodyBytes)
+      return fail("PS_BODY_TOO_LARGE", `${declared} bytes declared, at most ${options.maxBodyBytes}`);
 
     const chunks: Buffer[] = [];
     let size = 0;
@@ -91,7 +106,12 @@ export async function startHttpServer(handle: (request: CoreRequest) => WireResp
       if (refused) return;
       let answer: WireResponse;
       try {
-        answer = handle({ method: req.method ?? "GET", url: req.url ?? "/", headers: req.headers, body: Buffer.concat(chunks, size) });
+        answer = handle({
+          method: req.method ?? "GET",
+          url: req.url ?? "/",
+          headers: req.headers,
+          body: Buffer.concat(chunks, size),
+        });
       } catch (error) {
         process.emitWarning(`plantstore: unexpected failure: ${error instanceof Error ? error.stack : String(error)}`);
         answer = errorAnswer("PS_INTERNAL");
@@ -114,7 +134,11 @@ export async function startHttpServer(handle: (request: CoreRequest) => WireResp
       return;
     }
     const code: ErrorAnswerCode =
-      error.code === "HPE_HEADER_OVERFLOW" ? "PS_HEADERS_TOO_LARGE" : error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? "PS_REQUEST_TIMEOUT" : "PS_MALFORMED_HTTP";
+      error.code === "HPE_HEADER_OVERFLOW"
+        ? "PS_HEADERS_TOO_LARGE"
+        : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+          ? "PS_REQUEST_TIMEOUT"
+          : "PS_MALFORMED_HTTP";
     socket.end(rawResponse(errorAnswer(code)));
   });
 
@@ -147,7 +171,11 @@ export async function startHttpServer(handle: (request: CoreRequest) => WireResp
 }
 
 function rawResponse(answer: WireResponse): string {
-  const headers = Object.entries({ ...answer.headers, "content-length": String(Buffer.byteLength(answer.body)), connection: "close" })
+  const headers = Object.entries({
+    ...answer.headers,
+    "content-length": String(Buffer.byteLength(answer.body)),
+    connection: "close",
+  })
     .map(([k, v]) => `${k}: ${v}\r\n`)
     .join("");
   return `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ""}\r\n${headers}\r\n${answer.body}`;

@@ -32,11 +32,30 @@ export interface ReferenceServer extends RunningServer {
 export async function startReferenceServer(config: ReferenceServerConfig = {}): Promise<ReferenceServer> {
   const contract = config.contract ?? (await loadContract(DEFAULT_SPEC));
   const store = new PlantStore(config.maxPlants ?? DEFAULT_MAX_PLANTS);
-  if (config.dataFile !== undefined) seedStore(store, loadSeedData(config.dataFile, contract), config.dataFile, "--max-plants");
+  if (config.dataFile !== undefined)
+    seedStore(store, loadSeedData(config.dataFile, contract), config.dataFile, "--max-plants");
   const tokens = acceptedTokens(config.tokens, "--token");
-  const cors = { origins: config.corsOrigins ?? ["*"], headers: checkedCorsHeaders(config.corsHeaders, "--cors-headers") };
-  const handle = createCore(contract, store, { tokens, cors, admin: config.admin === true, errorsOnDemand: config.errorsOnDemand === true });
-  const { tokens: _t, corsOrigins: _c, corsHeaders: _h, maxPlants: _m, contract: _k, admin: _a, dataFile: _d, errorsOnDemand: _e, ...httpConfig } = config;
+  const cors = {
+    origins: config.corsOrigins ?? ["*"],
+    headers: checkedCorsHeaders(config.corsHeaders, "--cors-headers"),
+  };
+  const handle = createCore(contract, store, {
+    tokens,
+    cors,
+    admin: config.admin === true,
+    errorsOnDemand: config.errorsOnDemand === true,
+  });
+  const {
+    tokens: _t,
+    corsOrigins: _c,
+    corsHeaders: _h,
+    maxPlants: _m,
+    contract: _k,
+    admin: _a,
+    dataFile: _d,
+    errorsOnDemand: _e,
+    ...httpConfig
+  } = config;
   const http: HttpOptions = { ...DEFAULT_HTTP_OPTIONS, ...stripUndefined(httpConfig) };
   const running = await startHttpServer(handle, http);
   return { ...running, store, contract };
