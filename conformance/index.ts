@@ -10,3 +10,4 @@ export { consoleReporter, summaryLines } from "./reporters/console.js";
 export { jsonReport } from "./reporters/json.js";
 export { junitReport } from "./reporters/junit.js";
 export { createRedactor, MASK } from "./redact.js";
+export * from "./proxy/index.js";
