@@ -251,6 +251,16 @@ export function forwardExchange(
     };
     const fail = (error: unknown): void => {
       if (failure !== undefined || clientGone !== undefined) return;
+      if (answer?.complete === true) {
+        // The answer ended as its framing said, and then more bytes came (a Content-Length shorter than
+        // the body): the client gets the answer Node read, and the upstream is held to the extra bytes.
+        const detail = (error as { code?: unknown }).code;
+        failure = {
+          kind: "malformed-http",
+          message: `the upstream sent bytes after the end of its answer (a Content-Length shorter than the body?)${typeof detail === "string" ? ` (${detail})` : ""}`,
+        };
+        return;
+      }
       const declared = answer?.headers["content-length"];
       failure = classify(error, timedOut, limits.timeoutMs, response !== undefined, declared, responseBody.bytes);
       if (!res.headersSent && !res.destroyed) {
