@@ -71,7 +71,7 @@ export function proxyJunitReport(summary: ProxySummary, exchanges: readonly Exch
       failures++;
       const message = counted.map(({ f }) => `${f.side} ${f.check}: ${f.message}`).join("; ");
       body += `<failure message="${xml(message)}" type="${xml(counted[0]!.f.check)}">${xml(detail(counted))}</failure>`;
-    } else if (list.every((e) => e.server === "not-judged" && e.client === "not-judged")) {
+    } else if (list.every((e) => e.server === "not-judged" && e.answeredBy !== "upstream")) {
       errors++;
       body += `<error message="${xml(`not judged: ${list[0]!.notJudged ?? "unknown"}`)}" type="not-judged"/>`;
     }
