@@ -96,8 +96,13 @@ export function send(url: string, options: SendOptions = {}): Promise<Sent> {
     const has = (name: string): boolean => rawValues(headers, name).length > 0;
     if (!has("host")) headers.unshift("Host", new URL(url).host);
     const body = options.body === undefined ? undefined : Buffer.from(options.body);
-    if (body !== undefined && !has("content-length") && !has("transfer-encoding")) headers.push("Content-Length", String(body.length));
-    const req = request(url, { method: options.method ?? "GET", headers: headers as unknown as string[], agent: false });
+    if (body !== undefined && !has("content-length") && !has("transfer-encoding"))
+      headers.push("Content-Length", String(body.length));
+    const req = request(url, {
+      method: options.method ?? "GET",
+      headers: headers as unknown as string[],
+      agent: false,
+    });
     req.on("response", (res) => {
       status = res.statusCode;
       rawHeaders = res.rawHeaders;

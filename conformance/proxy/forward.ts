@@ -184,7 +184,7 @@ function classify(
   }
   return {
     kind: "reset",
-    message: `the upstream closed the connection ${headersSeen ? "in the middle of its answer" : "before answering"} (${detail})`,
+    message: `the upstream closed the connection ${headersSeen ? "in mid-answer" : "before answering"} (${detail})`,
   };
 }
 
@@ -257,7 +257,9 @@ export function forwardExchange(
         const detail = (error as { code?: unknown }).code;
         failure = {
           kind: "malformed-http",
-          message: `the upstream sent bytes after the end of its answer (a Content-Length shorter than the body?)${typeof detail === "string" ? ` (${detail})` : ""}`,
+          message:
+            "the upstream sent bytes after the end of its answer (a Content-Length shorter than the body?)" +
+            (typeof detail === "string" ? ` (${detail})` : ""),
         };
         return;
       }
@@ -343,7 +345,7 @@ export function forwardExchange(
   });
 }
 
-/** The request target in origin-form: an absolute-form target (RFC 9112 section 3.2.2) loses its scheme and authority. */
+/** The request target in origin-form: an absolute-form one (RFC 9112 section 3.2.2) loses scheme and authority. */
 function originForm(target: string): string {
   if (target.startsWith("/") || target === "*") return target;
   try {

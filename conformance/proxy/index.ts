@@ -7,6 +7,7 @@ export type { ProxyConsoleOptions } from "./reports.js";
 export type {
   ClientCheckId,
   ExchangeRecord,
+  NotJudgedKind,
   ProxyEvent,
   ProxyFinding,
   ProxyNoteId,

@@ -15,7 +15,11 @@ const jsonType = ["Content-Type", "application/json"];
 const sha256 = (b: Buffer): string => createHash("sha256").update(b).digest("hex");
 
 /** Starts a proxy in front of `target` for one test; the caller stops it (in finally). */
-function proxyTo(target: string, events: ProxyEvent[] = [], extra: Partial<Parameters<typeof startProxy>[0]> = {}): Promise<RunningProxy> {
+function proxyTo(
+  target: string,
+  events: ProxyEvent[] = [],
+  extra: Partial<Parameters<typeof startProxy>[0]> = {},
+): Promise<RunningProxy> {
   return startProxy({ target, contract, port: 0, ...extra }, (e) => events.push(e));
 }
 
@@ -28,11 +32,15 @@ describe("the proxy in front of the reference server", () => {
     await server.close(100);
   });
 
-  it("passes valid and invalid creates through unchanged, reports invalid requests as the client's, and passes", async () => {
+  it("passes creates through unchanged, reports invalid requests as the client's, and passes", async () => {
     const events: ProxyEvent[] = [];
     const proxy = await proxyTo(server.url, events);
     try {
-      const valid = await send(`${proxy.url}/plants`, { method: "POST", headers: [...auth, ...jsonType], body: '{"id":9007199254740993,"name":"Fern","tag":"f"}' });
+      const valid = await send(`${proxy.url}/plants`, {
+        method: "POST",
+        headers: [...auth, ...jsonType],
+        body: '{"id":9007199254740993,"name":"Fern","tag":"f"}',
+      });
       expect(valid.status).toBe(200);
       expect(JSON.parse(valid.body.toString())).toEqual({ name: "Fern", tag: "f" });
       expect(server.store.size).toBe(1);
@@ -50,9 +58,16 @@ describe("the proxy in front of the reference server", () => {
         expect(through.status).toBe(400);
         expect(through.body.equals(direct.body)).toBe(true);
       }
-      const unauthorised = await send(`${proxy.url}/plants`, { method: "POST", headers: jsonType, body: '{"id":2,"name":"x"}' });
+      const unauthorised = await send(`${proxy.url}/plants`, {
+        method: "POST",
+        headers: jsonType,
+        body: '{"id":2,"name":"x"}',
+      });
       expect(unauthorised.status).toBe(401);
-      const preflight = await send(`${proxy.url}/plants`, { method: "OPTIONS", headers: ["Origin", "http://app.test", "Access-Control-Request-Method", "POST"] });
+      const preflight = await send(`${proxy.url}/plants`, {
+        method: "OPTIONS",
+        headers: ["Origin", "http://app.test", "Access-Control-Request-Method", "POST"],
+      });
       expect(preflight.status).toBe(204);
       const elsewhere = await send(`${proxy.url}/elsewhere`);
       expect(elsewhere.status).toBe(404);
@@ -62,7 +77,14 @@ describe("the proxy in front of the reference server", () => {
       expect(summary.exchanges).toBe(8);
       expect(summary.serverViolations).toBe(0);
       expect(exchanges.map((e) => e.index)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
-      expect(exchanges[0]).toMatchObject({ method: "POST", path: "/plants", operation: "createPlant", status: 200, client: "pass", server: "pass" });
+      expect(exchanges[0]).toMatchObject({
+        method: "POST",
+        path: "/plants",
+        operation: "createPlant",
+        status: 200,
+        client: "pass",
+        server: "pass",
+      });
       const clientChecks = (e: ExchangeRecord) => e.findings.filter((f) => f.side === "client").map((f) => f.check);
       for (const e of exchanges.slice(1, 5)) {
         expect(e).toMatchObject({ client: "fail", server: "pass", status: 400 });
@@ -87,7 +109,12 @@ describe("the proxy in front of the reference server", () => {
 
   it("stops by itself after --max-exchanges, and exits 2 when nothing came through", async () => {
     const proxy = await proxyTo(server.url, [], { maxExchanges: 2 });
-    for (const id of [11, 12]) await send(`${proxy.url}/plants`, { method: "POST", headers: [...auth, ...jsonType], body: `{"id":${id},"name":"x"}` });
+    for (const id of [11, 12])
+      await send(`${proxy.url}/plants`, {
+        method: "POST",
+        headers: [...auth, ...jsonType],
+        body: `{"id":${id},"name":"x"}`,
+      });
     const { summary } = await proxy.done;
     expect(summary).toMatchObject({ stoppedBy: "max-exchanges", exchanges: 2, judged: 2, exitCode: 0 });
 
@@ -102,19 +129,35 @@ describe("the proxy in front of faulty servers", () => {
   it.each([
     ["answers 200 with a body missing name", "response.schema", () => json(200, { tag: "x" })],
     ["answers 500 to a valid create", "status.no-5xx", () => json(500, { error: 500, message: "boom" })],
-    ["answers 200 as text/plain", "response.media-type", () => ({ status: 200, headers: { "content-type": "text/plain" }, body: '{"name":"x"}' })],
-    ["answers 400 with a body that is not JSON", "response.json", () => ({ status: 400, headers: { "content-type": "application/json" }, body: "nope" })],
+    [
+      "answers 200 as text/plain",
+      "response.media-type",
+      () => ({ status: 200, headers: { "content-type": "text/plain" }, body: '{"name":"x"}' }),
+    ],
+    [
+      "answers 400 with a body that is not JSON",
+      "response.json",
+      () => ({ status: 400, headers: { "content-type": "application/json" }, body: "nope" }),
+    ],
   ])("reports a server that %s (%s) and fails the run, passing its answer through", async (_name, check, answer) => {
     const faulty = await startVariant(contract, (r) => (r.method === "POST" ? answer() : undefined));
     const proxy = await proxyTo(faulty.url);
     try {
-      const res = await send(`${proxy.url}/plants`, { method: "POST", headers: [...auth, ...jsonType], body: '{"id":1,"name":"x"}' });
+      const res = await send(`${proxy.url}/plants`, {
+        method: "POST",
+        headers: [...auth, ...jsonType],
+        body: '{"id":1,"name":"x"}',
+      });
       expect(res.body.toString()).toBe(answer().body);
       const { summary, exchanges } = await proxy.stop();
       expect(summary.exitCode).toBe(1);
       expect(summary.serverViolations).toBeGreaterThan(0);
       expect(exchanges[0]).toMatchObject({ client: "pass", server: "fail" });
-      expect(exchanges[0]!.findings.find((f) => f.check === check)).toMatchObject({ side: "server", severity: "failure", counts: true });
+      expect(exchanges[0]!.findings.find((f) => f.check === check)).toMatchObject({
+        side: "server",
+        severity: "failure",
+        counts: true,
+      });
     } finally {
       await proxy.stop();
       await faulty.close();
@@ -122,13 +165,23 @@ describe("the proxy in front of faulty servers", () => {
   });
 
   it("counts client violations only with failOnClient, and an undocumented 2xx only with strict", async () => {
-    const odd = await startVariant(contract, (r, _b, reference) => (r.url === "/plants" && reference().status === 200 ? json(201, { name: "x" }) : undefined));
+    const odd = await startVariant(contract, (r, _b, reference) =>
+      r.url === "/plants" && reference().status === 200 ? json(201, { name: "x" }) : undefined,
+    );
     try {
       let id = 100;
-      for (const [options, exitCode] of [[{}, 0], [{ failOnClient: true }, 1], [{ strict: true }, 1]] as const) {
+      for (const [options, exitCode] of [
+        [{}, 0],
+        [{ failOnClient: true }, 1],
+        [{ strict: true }, 1],
+      ] as const) {
         const proxy = await proxyTo(odd.url, [], options);
         await send(`${proxy.url}/plants`, { method: "POST", headers: [...auth, ...jsonType], body: "{}" });
-        await send(`${proxy.url}/plants`, { method: "POST", headers: [...auth, ...jsonType], body: `{"id":${id++},"name":"x"}` });
+        await send(`${proxy.url}/plants`, {
+          method: "POST",
+          headers: [...auth, ...jsonType],
+          body: `{"id":${id++},"name":"x"}`,
+        });
         const { summary, exchanges } = await proxy.stop();
         expect(summary.exitCode, JSON.stringify(options)).toBe(exitCode);
         expect(exchanges[1]!.findings.map((f) => [f.check, f.severity])).toEqual([["status.undocumented", "warning"]]);
@@ -140,7 +193,7 @@ describe("the proxy in front of faulty servers", () => {
 });
 
 describe("byte-identical pass-through", () => {
-  it("streams a large chunked answer and a chunked upload both ways unbuffered, headers unchanged but Host", async () => {
+  it("streams a large chunked answer and upload unbuffered, headers unchanged but Host", async () => {
     const size = 3 * 1024 * 1024;
     const answer = randomBytes(size);
     const upload = randomBytes(2 * 1024 * 1024 + 17);
@@ -161,47 +214,98 @@ describe("byte-identical pass-through", () => {
         seen = { rawHeaders: req.rawHeaders, sha: hash.digest("hex"), bytes };
         // No Date from the upstream, so a Date at the client would be one the proxy added.
         res.sendDate = false;
-        res.writeHead(200, "Fine", ["Content-Type", "application/octet-stream", "X-Mixed-Case", "One", "set-cookie", "a=1", "Set-Cookie", "b=2"]);
+        res.writeHead(200, "Fine", [
+          "Content-Type",
+          "application/octet-stream",
+          "X-Mixed-Case",
+          "One",
+          "set-cookie",
+          "a=1",
+          "Set-Cookie",
+          "b=2",
+        ]);
         // The rest is sent only once the client has the first part: a proxy that buffered would never get it.
         res.write(answer.subarray(0, 64 * 1024));
         await clientGotFirst;
-        for (let at = 64 * 1024; at < size; at += 256 * 1024) res.write(answer.subarray(at, Math.min(size, at + 256 * 1024)));
+        for (let at = 64 * 1024; at < size; at += 256 * 1024)
+          res.write(answer.subarray(at, Math.min(size, at + 256 * 1024)));
         res.end();
       });
     });
     const proxy = await proxyTo(upstream.url);
     try {
-      const received = await new Promise<{ raw: string[]; body: Buffer; status: number; message: string }>((resolve, reject) => {
-        const req = request(`${proxy.url}/stream?q=1`, {
-          method: "PUT",
-          agent: false,
-          headers: ["X-Trace", "abc", "x-trace", "def", "Transfer-Encoding", "chunked", "Host", "client.example"] as unknown as string[],
-        });
-        req.on("response", (res) => {
-          const chunks: Buffer[] = [];
-          res.on("data", (c: Buffer) => {
-            if (chunks.length === 0) firstAnswerChunkSeen();
-            chunks.push(c);
+      const received = await new Promise<{ raw: string[]; body: Buffer; status: number; message: string }>(
+        (resolve, reject) => {
+          const req = request(`${proxy.url}/stream?q=1`, {
+            method: "PUT",
+            agent: false,
+            headers: [
+              "X-Trace",
+              "abc",
+              "x-trace",
+              "def",
+              "Transfer-Encoding",
+              "chunked",
+              "Host",
+              "client.example",
+            ] as unknown as string[],
           });
-          res.on("end", () => resolve({ raw: res.rawHeaders, body: Buffer.concat(chunks), status: res.statusCode!, message: res.statusMessage! }));
-        });
-        req.on("error", reject);
-        // The rest of the upload follows only once the upstream has its first part.
-        req.write(upload.subarray(0, 1024));
-        void upstreamGotFirst.then(() => req.end(upload.subarray(1024)));
-      });
+          req.on("response", (res) => {
+            const chunks: Buffer[] = [];
+            res.on("data", (c: Buffer) => {
+              if (chunks.length === 0) firstAnswerChunkSeen();
+              chunks.push(c);
+            });
+            res.on("end", () =>
+              resolve({
+                raw: res.rawHeaders,
+                body: Buffer.concat(chunks),
+                status: res.statusCode!,
+                message: res.statusMessage!,
+              }),
+            );
+          });
+          req.on("error", reject);
+          // The rest of the upload follows only once the upstream has its first part.
+          req.write(upload.subarray(0, 1024));
+          void upstreamGotFirst.then(() => req.end(upload.subarray(1024)));
+        },
+      );
       expect(received.status).toBe(200);
       expect(received.message).toBe("Fine");
       expect(sha256(received.body)).toBe(sha256(answer));
       expect(seen!.sha).toBe(sha256(upload));
       // End-to-end fields arrive as written, in order and case, repeats kept; Host names the upstream.
       const upstreamHost = new URL(upstream.url).host;
-      expect(seen!.rawHeaders.slice(0, 6)).toEqual(["X-Trace", "abc", "x-trace", "def", "Transfer-Encoding", "chunked"]);
+      expect(seen!.rawHeaders.slice(0, 6)).toEqual([
+        "X-Trace",
+        "abc",
+        "x-trace",
+        "def",
+        "Transfer-Encoding",
+        "chunked",
+      ]);
       expect(rawValues(seen!.rawHeaders, "host")).toEqual([upstreamHost]);
-      expect(received.raw.slice(0, 8)).toEqual(["Content-Type", "application/octet-stream", "X-Mixed-Case", "One", "set-cookie", "a=1", "Set-Cookie", "b=2"]);
+      expect(received.raw.slice(0, 8)).toEqual([
+        "Content-Type",
+        "application/octet-stream",
+        "X-Mixed-Case",
+        "One",
+        "set-cookie",
+        "a=1",
+        "Set-Cookie",
+        "b=2",
+      ]);
       expect(rawValues(received.raw, "transfer-encoding")).toEqual(["chunked"]);
       // The proxy adds no field of its own beyond the connection's (RFC 9112 section 9.6).
-      const own = new Set(["content-type", "x-mixed-case", "set-cookie", "transfer-encoding", "connection", "keep-alive"]);
+      const own = new Set([
+        "content-type",
+        "x-mixed-case",
+        "set-cookie",
+        "transfer-encoding",
+        "connection",
+        "keep-alive",
+      ]);
       expect(received.raw.filter((n, i) => i % 2 === 0 && !own.has(n.toLowerCase()))).toEqual([]);
       const { exchanges } = await proxy.stop();
       expect(exchanges[0]).toMatchObject({ requestBytes: upload.length, responseBytes: size, server: "not-judged" });
@@ -211,22 +315,34 @@ describe("byte-identical pass-through", () => {
     }
   });
 
-  it("forwards a gzip answer as bytes and judges it decoded; bodies over --max-body are forwarded whole, not judged", async () => {
+  it("forwards gzip as bytes, judged decoded; bodies over --max-body whole, not judged", async () => {
     const plant = gzipSync(Buffer.from('{"name":"Fern"}'));
     const big = Buffer.from(JSON.stringify({ name: "x".repeat(5000) }));
     const upstream = await httpUpstream((req, res) => {
       req.resume();
       req.on("end", () => {
         const body = req.headers["x-want"] === "big" ? big : plant;
-        res.writeHead(200, { "content-type": "application/json", ...(body === plant ? { "content-encoding": "gzip" } : {}), "content-length": body.length });
+        res.writeHead(200, {
+          "content-type": "application/json",
+          ...(body === plant ? { "content-encoding": "gzip" } : {}),
+          "content-length": body.length,
+        });
         res.end(body);
       });
     });
     const proxy = await proxyTo(upstream.url, [], { maxBodyBytes: 1024 });
     try {
-      const small = await send(`${proxy.url}/plants`, { method: "POST", headers: [...auth, ...jsonType], body: '{"id":1,"name":"Fern"}' });
+      const small = await send(`${proxy.url}/plants`, {
+        method: "POST",
+        headers: [...auth, ...jsonType],
+        body: '{"id":1,"name":"Fern"}',
+      });
       expect(small.body.equals(plant)).toBe(true);
-      const large = await send(`${proxy.url}/plants`, { method: "POST", headers: [...auth, ...jsonType, "X-Want", "big"], body: JSON.stringify({ id: 2, name: "y".repeat(2000) }) });
+      const large = await send(`${proxy.url}/plants`, {
+        method: "POST",
+        headers: [...auth, ...jsonType, "X-Want", "big"],
+        body: JSON.stringify({ id: 2, name: "y".repeat(2000) }),
+      });
       expect(large.body.equals(big)).toBe(true);
       const { summary, exchanges } = await proxy.stop();
       expect(summary.exitCode).toBe(0);

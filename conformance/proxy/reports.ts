@@ -49,7 +49,8 @@ function detail(items: ReturnType<typeof distinct>): string {
     .map(({ f, count, first }) => {
       const times = count === 1 ? "" : ` (${count} times)`;
       const curl = first.curl === undefined ? "" : `\nreproduce: ${first.curl}`;
-      return `exchange ${first.index}${times}: [${f.side} ${f.severity}] ${f.check}: ${f.message}\nexpected: ${f.expected}\nreceived: ${f.received}\nrule: ${f.rule}${curl}`;
+      const head = `exchange ${first.index}${times}: [${f.side} ${f.severity}] ${f.check}: ${f.message}`;
+      return `${head}\nexpected: ${f.expected}\nreceived: ${f.received}\nrule: ${f.rule}${curl}`;
     })
     .join("\n\n");
 }
@@ -73,7 +74,7 @@ export function proxyJunitReport(summary: ProxySummary, exchanges: readonly Exch
       body += `<failure message="${xml(message)}" type="${xml(counted[0]!.f.check)}">${xml(detail(counted))}</failure>`;
     } else if (list.every((e) => e.server === "not-judged" && e.answeredBy !== "upstream")) {
       errors++;
-      body += `<error message="${xml(`not judged: ${list[0]!.notJudged ?? "unknown"}`)}" type="not-judged"/>`;
+      body += `<error message="${xml(`not judged: ${list[0]!.notJudged?.message ?? "unknown"}`)}" type="not-judged"/>`;
     }
     const out = [`${list.length} exchange(s): ${list.map((e) => e.index).join(", ")}`];
     if (others.length > 0) out.push(detail(others));
@@ -84,15 +85,19 @@ export function proxyJunitReport(summary: ProxySummary, exchanges: readonly Exch
   if (cases.length === 0 && summary.runError !== undefined) {
     errors++;
     cases.push(
-      `    <testcase classname="proxy" name="run"><error message="${xml(summary.runError)}" type="not-judged"/></testcase>`,
+      `    <testcase classname="proxy" name="run">` +
+        `<error message="${xml(summary.runError)}" type="not-judged"/></testcase>`,
     );
   }
-  const attrs = `tests="${cases.length}" failures="${failures}" errors="${errors}" skipped="0" time="${seconds(summary.durationMs)}"`;
+  const counts = `tests="${cases.length}" failures="${failures}" errors="${errors}" skipped="0"`;
+  const attrs = `${counts} time="${seconds(summary.durationMs)}"`;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="plantstore proxy" ${attrs}>`,
     `  <testsuite name="${xml(`proxy ${summary.target}`)}" ${attrs}>`,
-    `    <properties><property name="spec" value="${xml(summary.spec)}"/><property name="target" value="${xml(summary.target)}"/><property name="exit-code" value="${summary.exitCode}"/></properties>`,
+    `    <properties><property name="spec" value="${xml(summary.spec)}"/>` +
+      `<property name="target" value="${xml(summary.target)}"/>` +
+      `<property name="exit-code" value="${summary.exitCode}"/></properties>`,
     ...cases,
     "  </testsuite>",
     "</testsuites>",
@@ -151,15 +156,20 @@ export function proxySummaryLines(s: ProxySummary): string[] {
   const lines = [
     "",
     `${s.exchanges} exchanges: ${s.judged} judged, ${s.notJudged} not judged; ${(s.durationMs / 1000).toFixed(2)} s`,
-    `client violations: ${s.clientViolations} (in ${s.clientExchanges} exchanges)${s.failOnClient ? ", counted: --fail-on-client" : ", not counted (the client's bugs; --fail-on-client counts them)"}`,
-    `server violations: ${s.serverViolations} (in ${s.serverExchanges} exchanges); warnings: ${s.warnings}${s.strict ? " (counted: --strict)" : ""}; notes: ${s.notes}`,
+    `client violations: ${s.clientViolations} (in ${s.clientExchanges} exchanges)` +
+      (s.failOnClient
+        ? ", counted: --fail-on-client"
+        : ", not counted (the client's bugs; --fail-on-client counts them)"),
+    `server violations: ${s.serverViolations} (in ${s.serverExchanges} exchanges); ` +
+      `warnings: ${s.warnings}${s.strict ? " (counted: --strict)" : ""}; notes: ${s.notes}`,
   ];
   if (s.runError !== undefined) lines.push(visible(s.runError));
+  const who = s.counted.server > 0 ? "an answer" : "a request (--fail-on-client)";
   lines.push(
     s.exitCode === 0
       ? "verdict: PASS, no answer broke the contract (exit 0)"
       : s.exitCode === 1
-        ? `verdict: FAIL, ${s.counted.server > 0 ? "an answer" : "a request (--fail-on-client)"} broke the contract (exit 1)`
+        ? `verdict: FAIL, ${who} broke the contract (exit 1)`
         : "verdict: ERROR, nothing to judge (exit 2)",
   );
   return lines;

@@ -20,12 +20,18 @@ const spec = {
         security: [{ headerKey: [], queryKey: [], cookieKey: [] }],
         requestBody: {
           required: true,
-          content: { "application/json": { schema: { type: "object", required: ["n"], properties: { n: { type: "integer" } } } } },
+          content: {
+            "application/json": { schema: { type: "object", required: ["n"], properties: { n: { type: "integer" } } } },
+          },
         },
         responses: {
           "200": {
             description: "ok",
-            content: { "application/json": { schema: { type: "object", required: ["ok"], properties: { ok: { type: "boolean" } } } } },
+            content: {
+              "application/json": {
+                schema: { type: "object", required: ["ok"], properties: { ok: { type: "boolean" } } },
+              },
+            },
           },
         },
       },
@@ -50,10 +56,22 @@ describe("secretsOf", () => {
   it.each([
     ["a bearer token", { authorization: "Bearer abc.def" }, "/things", ["abc.def"], "abc.def"],
     ["a lower-case scheme", { authorization: "bearer xyz" }, "/things", ["xyz"], "xyz"],
-    ["Basic credentials, decoded too", { authorization: `Basic ${Buffer.from("ann:pw-9").toString("base64")}` }, "/things", [Buffer.from("ann:pw-9").toString("base64"), "ann:pw-9", "pw-9"], Buffer.from("ann:pw-9").toString("base64")],
+    [
+      "Basic credentials, decoded too",
+      { authorization: `Basic ${Buffer.from("ann:pw-9").toString("base64")}` },
+      "/things",
+      [Buffer.from("ann:pw-9").toString("base64"), "ann:pw-9", "pw-9"],
+      Buffer.from("ann:pw-9").toString("base64"),
+    ],
     ["a value with no scheme", { authorization: "rawtoken" }, "/things", ["rawtoken"], "rawtoken"],
     ["Proxy-Authorization", { "proxy-authorization": "Bearer p-1" }, "/things", ["p-1"], ""],
-    ["an apiKey header, a named one unused by any operation too", { "x-api-key": "hk", "x-other-key": "ok2" }, "/things", ["hk", "ok2"], ""],
+    [
+      "an apiKey header, a named one unused by any operation too",
+      { "x-api-key": "hk", "x-other-key": "ok2" },
+      "/things",
+      ["hk", "ok2"],
+      "",
+    ],
     ["an apiKey query parameter, encoded", {}, "/things?a=1&api_key=q%2Bk&b=2", ["q+k"], ""],
     ["an apiKey cookie among others", { cookie: "theme=dark; session=ck-7; x=y" }, "/things", ["ck-7"], ""],
   ])("finds %s", (_name, headers, target, all, primary) => {
@@ -64,7 +82,7 @@ describe("secretsOf", () => {
 });
 
 describe("no secret in any output", () => {
-  it("masks apiKeys from header, query and cookie, and the bearer token, in console lines and both reports", async () => {
+  it("masks apiKeys (header, query, cookie) and the bearer token in console and reports", async () => {
     const keys = { header: "hk-7f1e9a0c", query: "qk-0b9d3e55", cookie: "ck-a41c7d2e", bearer: "bt-93e0f1aa" };
     // An upstream that echoes the whole request back, in plain text and base64, in a body that breaks the schema.
     const upstream = await httpUpstream((req, res) => {
@@ -82,14 +100,30 @@ describe("no secret in any output", () => {
     try {
       const answer = await send(`${proxy.url}/things?api_key=${keys.query}`, {
         method: "POST",
-        headers: ["X-Api-Key", keys.header, "Cookie", `session=${keys.cookie}`, "Authorization", `Bearer ${keys.bearer}`, "Content-Type", "application/json"],
+        headers: [
+          "X-Api-Key",
+          keys.header,
+          "Cookie",
+          `session=${keys.cookie}`,
+          "Authorization",
+          `Bearer ${keys.bearer}`,
+          "Content-Type",
+          "application/json",
+        ],
         body: JSON.stringify({ n: "not an integer", copy: Object.values(keys) }),
       });
       expect(answer.status).toBe(200);
       const { summary, exchanges } = await proxy.stop();
       expect(summary.exitCode).toBe(1);
-      expect(exchanges[0]!.findings.map((f) => `${f.side} ${f.check}`)).toEqual(["client request.body", "server response.schema"]);
-      const outputs = [lines.join("\n"), proxyJsonReport(summary, exchanges), proxyJunitReport(summary, exchanges)].join("\n");
+      expect(exchanges[0]!.findings.map((f) => `${f.side} ${f.check}`)).toEqual([
+        "client request.body",
+        "server response.schema",
+      ]);
+      const outputs = [
+        lines.join("\n"),
+        proxyJsonReport(summary, exchanges),
+        proxyJunitReport(summary, exchanges),
+      ].join("\n");
       expect(outputs).toContain("[REDACTED]");
       expect(outputs).toContain("$PLANTSTORE_TOKEN");
       for (const key of Object.values(keys)) {

@@ -87,14 +87,14 @@ export function secretsOf(
   return { all: [...all], primary };
 }
 
-/** Every secret the proxy has seen, for a last masking pass over the reports (see maxSecrets). */
+/** Every secret the proxy has seen, for a last masking pass over the evidence of the run's findings. */
 export class SecretBook {
   private readonly secrets = new Set<string>();
   private cached: Redactor | undefined;
 
   /**
-   * Beyond this many distinct secrets the last pass is skipped: each exchange's evidence is masked
-   * with its own secrets anyway, and one pattern of thousands of secrets would cost more than it saves.
+   * Secrets beyond this many are left to each exchange's own masking (every record is masked with
+   * its own request's secrets): one pattern of thousands of secrets would cost more than it saves.
    */
   constructor(private readonly maxSecrets = 256) {}
 

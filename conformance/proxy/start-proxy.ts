@@ -12,6 +12,7 @@ import { judgeRequest, judgeResponse, type RawFinding } from "./judge-exchange.j
 import { credentialPlaces, SecretBook, secretsOf, type CredentialPlaces } from "./secrets.js";
 import type {
   ExchangeRecord,
+  NotJudgedKind,
   ProxyEvent,
   ProxyFinding,
   ProxyResult,
@@ -91,6 +92,7 @@ export async function startProxy(
   let arrived = 0;
   let everAnswered = false;
   let stopping: StopReason | undefined;
+  let cutting = false;
   let resolveDone!: (r: ProxyResult) => void;
   const done = new Promise<ProxyResult>((resolve) => (resolveDone = resolve));
 
@@ -102,7 +104,13 @@ export async function startProxy(
     // While stopping, answers close their connection (RFC 9112 section 9.6), so clients move on.
     if (stopping !== undefined) res.shouldKeepAlive = false;
     const work = forwardExchange(req, res, judging.upstream, limits, () => (everAnswered = true)).then((forwarded) => {
-      const record = recordExchange(judging, index, startedAt, forwarded, reachableBefore, book);
+      let record: ExchangeRecord;
+      try {
+        record = recordExchange(judging, index, startedAt, forwarded, { reachableBefore, cut: cutting }, book);
+      } catch (error) {
+        // A bug of the proxy's judging makes that exchange unjudged, never a crash of the run.
+        record = failedRecord(index, startedAt, forwarded, error);
+      }
       records.push(record);
       onEvent({ type: "exchange-finished", exchange: record });
       if (stopping !== undefined) server.closeIdleConnections();
@@ -112,7 +120,7 @@ export async function startProxy(
     void work.finally(() => pending.delete(work));
   };
 
-  const server: Server = createServer({ keepAlive: true }, onRequest);
+  const server: Server = createServer(onRequest);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, options.host ?? PROXY_DEFAULTS.host, () => {
@@ -136,7 +144,8 @@ export async function startProxy(
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       await drain(pending, options.drainMs ?? limits.timeoutMs);
-      // What is still running after the grace period is cut; its record says the client went away.
+      // What is still running after the grace period is cut, and recorded as such.
+      cutting = true;
       server.closeAllConnections();
       while (pending.size > 0) await Promise.all([...pending]);
       await closed;
@@ -194,7 +203,7 @@ function recordExchange(
   index: number,
   startedAt: string,
   f: ForwardedExchange,
-  reachableBefore: boolean,
+  { reachableBefore, cut }: { readonly reachableBefore: boolean; readonly cut: boolean },
   book: SecretBook,
 ): ExchangeRecord {
   const secrets = secretsOf(j.places, f.requestHeaders, f.target);
@@ -232,15 +241,17 @@ function recordExchange(
     for (const finding of verdict.findings) raw.push({ side: "client", finding });
   }
 
-  let notJudged: string | undefined;
-  if (f.clientGone !== undefined) notJudged = f.clientGone;
-  else if (operation === undefined)
+  let notJudged: ExchangeRecord["notJudged"];
+  const unjudged = (kind: NotJudgedKind, message: string) => ({ kind, message: redact(message) });
+  const failureNote = f.failure === undefined ? "" : ` (${f.failure.message})`;
+  if (f.clientGone !== undefined) notJudged = unjudged(cut ? "cut" : "client-gone", cut ? CUT : f.clientGone);
+  else if (f.failure?.kind === "unreachable" && !reachableBefore) {
+    notJudged = unjudged("unreachable", `the upstream was never reachable: ${f.failure.message}`);
+  } else if (operation === undefined) {
     notJudged = preflight
-      ? "a CORS preflight"
-      : "the request names no operation of the contract, so its answer has no rule to be judged by";
-  else if (f.failure !== undefined && f.failure.kind === "unreachable" && !reachableBefore)
-    notJudged = `the upstream was never reachable: ${f.failure.message}`;
-  else if (f.failure !== undefined) {
+      ? unjudged("preflight", `a CORS preflight${failureNote}`)
+      : unjudged("no-operation", `the request names no operation of the contract, so no rule applies${failureNote}`);
+  } else if (f.failure !== undefined) {
     const message =
       f.failure.kind === "unreachable"
         ? "the upstream stopped accepting connections"
@@ -275,8 +286,6 @@ function recordExchange(
       for (const finding of findings) raw.push({ side: "server", finding });
     }
   }
-  if (notJudged !== undefined && f.failure !== undefined && operation === undefined)
-    notJudged = `${notJudged} (${f.failure.message})`;
 
   const findings: ProxyFinding[] = raw.map(({ side, finding }) => {
     const countable = finding.severity === "failure" || (j.strict && finding.severity === "warning");
@@ -307,9 +316,32 @@ function recordExchange(
     responseBytes: f.responseBody.bytes,
     client: outcome("client", clientJudged),
     server: outcome("server", notJudged === undefined),
-    notJudged: notJudged === undefined ? undefined : redact(notJudged),
+    notJudged,
     findings,
     curl: reproducible ? redact(curlFor(j.upstream.base, replayable(f), secrets.primary)) : undefined,
+  };
+}
+
+const CUT = "the exchange was still running when the proxy stopped, after its grace period (--timeout)";
+
+/** The record of an exchange the proxy failed to judge (a bug): forwarded, but not judged. */
+function failedRecord(index: number, startedAt: string, f: ForwardedExchange, error: unknown): ExchangeRecord {
+  return {
+    index,
+    startedAt,
+    method: f.method,
+    path: pathOf(f.target),
+    operation: undefined,
+    status: f.answeredWith ?? f.response?.status,
+    answeredBy: f.answeredWith !== undefined ? "proxy" : f.response !== undefined ? "upstream" : "nobody",
+    durationMs: f.durationMs,
+    requestBytes: f.requestBody.bytes,
+    responseBytes: f.responseBody.bytes,
+    client: "not-judged",
+    server: "not-judged",
+    notJudged: { kind: "proxy-error", message: `the proxy failed to judge this exchange: ${(error as Error).name}` },
+    findings: [],
+    curl: undefined,
   };
 }
 
@@ -410,7 +442,7 @@ function finalMask(records: ExchangeRecord[], redact: Redactor): ExchangeRecord[
       : {
           ...r,
           path: redact(r.path),
-          notJudged: r.notJudged === undefined ? undefined : redact(r.notJudged),
+          notJudged: r.notJudged === undefined ? undefined : { ...r.notJudged, message: redact(r.notJudged.message) },
           curl: r.curl === undefined ? undefined : redact(r.curl),
           findings: r.findings.map((x) => ({
             ...x,
@@ -436,13 +468,13 @@ function summarise(
     client: all.filter((x) => x.counts && x.side === "client").length,
     server: all.filter((x) => x.counts && x.side === "server").length,
   };
-  const unreachable = exchanges.find((e) => e.notJudged?.startsWith("the upstream was never reachable"));
+  const unreachable = exchanges.find((e) => e.notJudged?.kind === "unreachable");
   let runError: string | undefined;
   if (exchanges.length === 0) runError = "nothing to judge: no request came through the proxy";
   else if (judged === 0) {
     runError =
       unreachable !== undefined && exchanges.every((e) => e.answeredBy !== "upstream")
-        ? `nothing was judged: ${unreachable.notJudged ?? ""} [PS_UPSTREAM_UNREACHABLE]`
+        ? `nothing was judged: ${unreachable.notJudged?.message ?? ""} [PS_UPSTREAM_UNREACHABLE]`
         : "nothing was judged: no request named an operation of the contract and got a whole answer";
   }
   return {

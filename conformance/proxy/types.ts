@@ -17,6 +17,13 @@ export interface ProxyFinding extends Omit<Finding, "check"> {
   readonly counts: boolean;
 }
 
+/**
+ * Why an answer was not judged: the upstream was never reachable; the request named no operation
+ * of the contract (a CORS preflight among them); the client left (or stalled) first; the proxy
+ * stopped while it ran; the proxy itself failed on it.
+ */
+export type NotJudgedKind = "unreachable" | "no-operation" | "preflight" | "client-gone" | "cut" | "proxy-error";
+
 /** How one side of an exchange came out. */
 export type SideOutcome = "pass" | "fail" | "not-judged";
 
@@ -40,7 +47,7 @@ export interface ExchangeRecord {
   readonly client: SideOutcome;
   readonly server: SideOutcome;
   /** Why the answer could not be judged, when it could not. */
-  readonly notJudged: string | undefined;
+  readonly notJudged: { readonly kind: NotJudgedKind; readonly message: string } | undefined;
   readonly findings: readonly ProxyFinding[];
   /** A command that sends the same request to the upstream (for exchanges with a violation or warning). */
   readonly curl: string | undefined;

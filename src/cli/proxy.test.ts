@@ -32,30 +32,55 @@ afterEach(async () => {
 async function startCli(target: string, name: string, ...extra: string[]) {
   const jsonFile = join(dir, `${name}.json`);
   const junitFile = join(dir, `${name}.xml`);
-  running = spawnCli(["proxy", "--target", target, "--port", "0", "--report", `json=${jsonFile}`, "--report", `junit=${junitFile}`, ...extra]);
+  running = spawnCli([
+    "proxy",
+    "--target",
+    target,
+    "--port",
+    "0",
+    "--report",
+    `json=${jsonFile}`,
+    "--report",
+    `junit=${junitFile}`,
+    ...extra,
+  ]);
   const [, url] = await running.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
   return { url: url!, jsonFile, junitFile, proc: running };
 }
 
-const everything = (p: Spawned, ...files: string[]): string => [p.stdout(), p.stderr(), ...files.map((f) => readFileSync(f, "utf8"))].join("\n");
-const junit = (file: string) => new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "" }).parse(readFileSync(file, "utf8"));
+const everything = (p: Spawned, ...files: string[]): string =>
+  [p.stdout(), p.stderr(), ...files.map((f) => readFileSync(f, "utf8"))].join("\n");
+const junit = (file: string) =>
+  new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "" }).parse(readFileSync(file, "utf8"));
 
 describe("plantstore proxy", () => {
-  it("in front of the reference server: traffic passes, invalid requests are the client's, SIGINT exits 0", async () => {
+  it("before the reference server: traffic passes, bad requests are the client's, exit 0", async () => {
     const { url, jsonFile, junitFile, proc } = await startCli(server.url, "reference");
     const valid = await send(`${url}/plants`, { method: "POST", headers: headers(), body: '{"id":1,"name":"Fern"}' });
     expect(valid.status).toBe(200);
     // The token travels in the body too: the client's violation shows the body, masked.
-    const invalid = await send(`${url}/plants`, { method: "POST", headers: headers(), body: `{"id":"x","name":"${SECRET}"}` });
+    const invalid = await send(`${url}/plants`, {
+      method: "POST",
+      headers: headers(),
+      body: `{"id":"x","name":"${SECRET}"}`,
+    });
     expect(invalid.status).toBe(400);
-    expect((await send(`${url}/plants`, { method: "POST", headers: headers("wrong"), body: '{"id":2,"name":"a"}' })).status).toBe(401);
+    expect(
+      (await send(`${url}/plants`, { method: "POST", headers: headers("wrong"), body: '{"id":2,"name":"a"}' })).status,
+    ).toBe(401);
     await proc.waitFor(/CLIENT VIOLATION request\.body #2 POST \/plants -> 400/);
     proc.child.kill("SIGINT");
     expect(await proc.exited).toBe(0);
     expect(proc.stdout()).toContain("verdict: PASS, no answer broke the contract (exit 0)");
     expect(proc.stdout()).toContain('"authorization: Bearer $PLANTSTORE_TOKEN"');
     const report = JSON.parse(readFileSync(jsonFile, "utf8"));
-    expect(report.summary).toMatchObject({ exchanges: 3, judged: 3, serverViolations: 0, exitCode: 0, stoppedBy: "SIGINT" });
+    expect(report.summary).toMatchObject({
+      exchanges: 3,
+      judged: 3,
+      serverViolations: 0,
+      exitCode: 0,
+      stoppedBy: "SIGINT",
+    });
     expect(report.summary.clientViolations).toBeGreaterThan(0);
     expect(report.exchanges.map((e: { status: number }) => e.status)).toEqual([200, 400, 401]);
     expect(report.exchanges[1].findings[0]).toMatchObject({ side: "client", check: "request.body", counts: false });
@@ -65,11 +90,14 @@ describe("plantstore proxy", () => {
     expect(everything(proc, jsonFile, junitFile)).not.toContain(SECRET);
   });
 
-  it("in front of a faulty server: the violation is in the reports and the exit code is 1, with no token anywhere", async () => {
+  it("before a faulty server: the violation in the reports, exit 1, no token anywhere", async () => {
     // Answers 500 to valid creates, echoing the Authorization header back, as a careless server might.
     const faulty = await startVariant(
       contract,
-      (r, _b, reference) => (reference().status === 200 ? json(500, { error: 500, message: `failed for ${String(r.headers.authorization)}` }) : undefined),
+      (r, _b, reference) =>
+        reference().status === 200
+          ? json(500, { error: 500, message: `failed for ${String(r.headers.authorization)}` })
+          : undefined,
       [SECRET],
     );
     try {
@@ -95,7 +123,11 @@ describe("plantstore proxy", () => {
 
   it("exits 2 when the upstream was never reachable, and when nothing came through at all", async () => {
     const refused = await startCli(await closedUrl(), "refused");
-    const answer = await send(`${refused.url}/plants`, { method: "POST", headers: headers(), body: '{"id":4,"name":"a"}' });
+    const answer = await send(`${refused.url}/plants`, {
+      method: "POST",
+      headers: headers(),
+      body: '{"id":4,"name":"a"}',
+    });
     expect(answer.status).toBe(502);
     expect(JSON.parse(answer.body.toString())).toMatchObject({ error: 502, code: "PS_UPSTREAM_UNREACHABLE" });
     refused.proc.child.kill("SIGINT");
@@ -115,7 +147,10 @@ describe("plantstore proxy", () => {
     const { url, jsonFile, proc } = await startCli(server.url, "max", "--max-exchanges", "1");
     await send(`${url}/plants`, { method: "POST", headers: headers(), body: '{"id":5,"name":"a"}' });
     expect(await proc.exited).toBe(0);
-    expect(JSON.parse(readFileSync(jsonFile, "utf8")).summary).toMatchObject({ stoppedBy: "max-exchanges", exchanges: 1 });
+    expect(JSON.parse(readFileSync(jsonFile, "utf8")).summary).toMatchObject({
+      stoppedBy: "max-exchanges",
+      exchanges: 1,
+    });
 
     const bad = await runCli(["proxy", "--target", server.url, "--timeout", "5"]);
     expect(bad.code).toBe(2);
