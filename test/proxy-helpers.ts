@@ -7,11 +7,15 @@ export interface Closable {
 }
 
 /** A plain node:http upstream on 127.0.0.1, port 0; close() drops its connections. */
-export async function httpUpstream(listener: RequestListener): Promise<Closable> {
+export async function httpUpstream(listener: RequestListener): Promise<Closable & { connections(): number }> {
   const server = createServer(listener);
+  let connections = 0;
+  server.on("connection", () => connections++);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    /** How many TCP connections the upstream has accepted so far. */
+    connections: () => connections,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

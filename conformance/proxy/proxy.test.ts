@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { request } from "node:http";
+import { Agent, request } from "node:http";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startReferenceServer, type ReferenceServer } from "../../src/server/index.js";
@@ -188,6 +188,85 @@ describe("the proxy in front of faulty servers", () => {
       }
     } finally {
       await odd.close();
+    }
+  });
+});
+
+describe("lifecycle and connections", () => {
+  it("on stop, refuses new connections, lets the exchange in flight finish, and judges it", async () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let arrived!: () => void;
+    const inFlight = new Promise<void>((resolve) => (arrived = resolve));
+    const upstream = await httpUpstream((req, res) => {
+      req.resume();
+      arrived();
+      void released.then(() => {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end('{"name":"late"}');
+      });
+    });
+    const events: ProxyEvent[] = [];
+    const proxy = await proxyTo(upstream.url, events);
+    try {
+      const slow = send(`${proxy.url}/plants`, {
+        method: "POST",
+        headers: [...auth, ...jsonType],
+        body: '{"id":1,"name":"late"}',
+      });
+      await inFlight;
+      const stopping = proxy.stop("SIGTERM");
+      expect(events.find((e) => e.type === "proxy-stopping")).toMatchObject({ reason: "SIGTERM", inFlight: 1 });
+      expect((await send(`${proxy.url}/plants`)).error).toContain("ECONNREFUSED");
+      release();
+      expect((await slow).body.toString()).toBe('{"name":"late"}');
+      const { summary, exchanges } = await stopping;
+      expect(summary).toMatchObject({ stoppedBy: "SIGTERM", exchanges: 1, judged: 1, exitCode: 0 });
+      expect(exchanges[0]).toMatchObject({ status: 200, client: "pass", server: "pass" });
+    } finally {
+      release();
+      await proxy.stop();
+      await upstream.close();
+    }
+  });
+
+  it("keeps connections alive on both hops: one client connection, one upstream connection", async () => {
+    const upstream = await httpUpstream((req, res) => {
+      req.resume();
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end('{"name":"x"}');
+    });
+    const proxy = await proxyTo(upstream.url);
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    let clientConnections = 0;
+    try {
+      const once = () =>
+        new Promise<number>((resolve, reject) => {
+          const req = request(`${proxy.url}/plants`, {
+            method: "POST",
+            agent,
+            headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+          });
+          req.on("socket", (socket) => {
+            if (!(socket as { counted?: boolean }).counted) {
+              (socket as { counted?: boolean }).counted = true;
+              clientConnections++;
+            }
+          });
+          req.on("response", (res) => {
+            res.resume();
+            res.on("end", () => resolve(res.statusCode!));
+          });
+          req.on("error", reject);
+          req.end('{"id":1,"name":"x"}');
+        });
+      expect([await once(), await once(), await once()]).toEqual([200, 200, 200]);
+      expect(clientConnections).toBe(1);
+      expect(upstream.connections()).toBe(1);
+    } finally {
+      agent.destroy();
+      await proxy.stop();
+      await upstream.close();
     }
   });
 });
