@@ -106,6 +106,24 @@ export class SecretBook {
     }
   }
 
+  private readonly perRequest = new Map<string, Redactor>();
+
+  /**
+   * A redactor for one request's secrets. An e2e suite sends the same few tokens again and again,
+   * and compiling a redactor costs more than judging the exchange, so recent ones are kept.
+   */
+  redactorFor(secrets: readonly string[]): Redactor {
+    if (secrets.length === 0) return (t) => t;
+    const key = secrets.join("\u0000");
+    let r = this.perRequest.get(key);
+    if (r === undefined) {
+      if (this.perRequest.size >= 64) this.perRequest.delete(this.perRequest.keys().next().value as string);
+      r = createRedactor(secrets);
+      this.perRequest.set(key, r);
+    }
+    return r;
+  }
+
   /** A redactor for every secret recorded so far. */
   redactor(): Redactor {
     this.cached ??= createRedactor([...this.secrets]);

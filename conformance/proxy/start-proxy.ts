@@ -6,7 +6,7 @@ import { KitError } from "../../src/errors.js";
 import { DEFAULT_SPEC } from "../../src/paths.js";
 import { curlFor } from "../curl.js";
 import { decode } from "../http-client.js";
-import { createRedactor, type Redactor } from "../redact.js";
+import type { Redactor } from "../redact.js";
 import { createUpstream, forwardExchange, type ForwardedExchange, type Upstream } from "./forward.js";
 import { judgeRequest, judgeResponse, type RawFinding } from "./judge-exchange.js";
 import { credentialPlaces, SecretBook, secretsOf, type CredentialPlaces } from "./secrets.js";
@@ -208,7 +208,7 @@ function recordExchange(
 ): ExchangeRecord {
   const secrets = secretsOf(j.places, f.requestHeaders, f.target);
   book.add(secrets.all);
-  const redact: Redactor = secrets.all.length === 0 ? (t) => t : createRedactor(secrets.all);
+  const redact = book.redactorFor(secrets.all);
   const path = pathOf(f.target);
   const raw: { side: Side; finding: RawFinding }[] = [];
   const status = f.answeredWith ?? f.response?.status;
