@@ -86,6 +86,8 @@ export async function proxy(argv: string[], io: Io): Promise<number> {
   }
   const maxTime =
     values["max-time"] === undefined ? undefined : integerFlag("max-time", values["max-time"], 0, 1, 7 * 24 * 3600);
+  // Listening for signals before the banner: a signal sent as soon as it shows must stop the proxy gracefully.
+  const signalled = io.signal;
   const onConsole = proxyConsoleReporter(io.out, { verbose: values.verbose === true });
   const running = await startProxy(
     {
@@ -107,7 +109,7 @@ export async function proxy(argv: string[], io: Io): Promise<number> {
   );
   const stopped: ProxyResult = await Promise.race([
     running.done,
-    io.signal.then((signal) => running.stop(signal as StopReason)),
+    signalled.then((signal) => running.stop(signal as StopReason)),
   ]);
   const { summary, exchanges } = stopped;
   for (const r of reports) {
