@@ -138,7 +138,7 @@ export interface ForwardedExchange {
   readonly failure: UpstreamFailure | undefined;
   /** The status the proxy answered itself (502, 504), when the upstream failed before its answer's head. */
   readonly answeredWith: number | undefined;
-  /** The client went away (or stalled) before the exchange ended: not the server's fault. */
+  /** The client went away (or stalled, or sent what Node cannot forward) first: not the server's fault. */
   readonly clientGone: string | undefined;
   readonly durationMs: number;
 }
@@ -297,8 +297,14 @@ export function forwardExchange(
     try {
       outbound = upstream.request(method, originForm(target), forwardedHeaders(req.rawHeaders, upstream.host));
     } catch (error) {
-      // Node refused to send it (a header it cannot write): the upstream never saw it.
-      fail(error);
+      // Node refused to write the request on (a character it will not send): the upstream never saw
+      // it, so it is no one's violation; the client still gets an answer.
+      const code = (error as { code?: unknown }).code;
+      clientGone = `the request could not be forwarded (${typeof code === "string" ? code : "unknown"})`;
+      const own = upstreamErrorBody("reset", clientGone);
+      answeredWith = own.status;
+      res.writeHead(own.status, { "content-type": "application/json" });
+      res.end(own.body);
       settle();
       return;
     }
