@@ -104,7 +104,7 @@ export function createHttpClient(options: ClientOptions): HttpClient {
  * Undoes a content coding. The harness asks for identity, but RFC 9110 section 12.5.3 lets a server
  * send a coding anyway, and judging compressed bytes as JSON would fail a correct server.
  */
-function decode(body: Buffer, coding: string | undefined, max: number): { ok: true; body: Buffer } | { ok: false; kind: TransportFailureKind; message: string } {
+export function decode(body: Buffer, coding: string | undefined, max: number): { ok: true; body: Buffer } | { ok: false; kind: TransportFailureKind; message: string } {
   const c = (coding ?? "identity").trim().toLowerCase();
   if (c === "" || c === "identity") return { ok: true, body };
   try {

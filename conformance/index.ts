@@ -16,3 +16,4 @@ export { junitReport, junitErrorReport } from "./reporters/junit.js";
 export { checkWritable, writeReports, writeErrorReports } from "./reporters/files.js";
 export type { ReportFile } from "./reporters/files.js";
 export { createRedactor, MASK } from "./redact.js";
+export * from "./proxy/index.js";

@@ -16,6 +16,9 @@ export const KIT_ERRORS = {
   PS_DATA_INVALID: "a seed data file is not valid",
   PS_CHILD_FAILED: "a child process (Prism) failed to start or exited early",
   PS_PORT_IN_USE: "the address to listen on is in use",
+  PS_UPSTREAM_UNREACHABLE: "the proxy's upstream could not be reached",
+  PS_UPSTREAM_RESET: "the proxy's upstream closed the connection without a usable answer",
+  PS_UPSTREAM_TIMEOUT: "the proxy's upstream did not answer in time",
 } as const;
 
 export type KitErrorCode = keyof typeof KIT_ERRORS;

@@ -1,6 +1,7 @@
 import type { CaseResult, RunSummary } from "../results.js";
 
-const xml = (s: string): string =>
+/** Text as XML 1.0 can carry it in an attribute or element: the one escaping function of the reports. */
+export const xml = (s: string): string =>
   // Characters XML 1.0 cannot carry at all are dropped; the rest is escaped.
   s
     .replace(/[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu, "\ufffd")

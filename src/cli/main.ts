@@ -11,6 +11,7 @@ Commands:
   serve         start the in-memory reference server (stateful, correct to the letter)
   conformance   replay fixtures against a target URL and judge every answer by the spec
   mock          start the Prism mock of the spec (stateless)
+  proxy         forward traffic to a server and judge every exchange by the spec (a CI verdict)
 
 Run "plantstore <command> --help" for a command's options.
 Exit codes: 0 pass, 1 contract violations found, 2 could not run (bad flag, spec, fixture, target).`;
@@ -21,6 +22,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   serve: async () => serve,
   conformance: async () => (await import("./conformance.js")).conformance,
   mock: async () => (await import("./mock.js")).mock,
+  proxy: async () => (await import("./proxy.js")).proxy,
 };
 
 /** Runs the CLI; returns the exit code. Every error becomes a message and exit code 2. */

@@ -1,0 +1,162 @@
+import type { Socket } from "node:net";
+import { describe, expect, it } from "vitest";
+import { kitContract, TOKEN } from "../../test/helpers.js";
+import { closedUrl, httpUpstream, rawUpstream, send, type Closable } from "../../test/proxy-helpers.js";
+import { startProxy } from "./start-proxy.js";
+
+// Upstreams that misbehave on the wire. For each: the client gets an answer or a broken connection
+// (never a hang), the exchange is recorded with the reason, and the verdict follows from it.
+const contract = await kitContract();
+const TIMEOUT = 300;
+const create = {
+  method: "POST",
+  headers: ["Authorization", `Bearer ${TOKEN}`, "Content-Type", "application/json"],
+  body: '{"id":1,"name":"x"}',
+};
+const plant = '{"name":"x"}';
+
+async function through(upstream: Closable | string, times = 1) {
+  const target = typeof upstream === "string" ? upstream : upstream.url;
+  const proxy = await startProxy({ target, contract, port: 0, timeoutMs: TIMEOUT });
+  try {
+    const answers = [];
+    for (let i = 0; i < times; i++) answers.push(await send(`${proxy.url}/plants`, create));
+    const result = await proxy.stop();
+    return { answers, ...result };
+  } finally {
+    await proxy.stop();
+    if (typeof upstream !== "string") await upstream.close();
+  }
+}
+
+const errorBody = (body: Buffer) => JSON.parse(body.toString()) as { error: number; message: string; code: string };
+
+describe("upstreams that fail before answering", () => {
+  it("one that never answers: the client gets 504 PS_UPSTREAM_TIMEOUT, the server fails", async () => {
+    const { answers, summary, exchanges } = await through(await rawUpstream(() => undefined));
+    expect(answers[0]!.status).toBe(504);
+    expect(errorBody(answers[0]!.body)).toMatchObject({ error: 504, code: "PS_UPSTREAM_TIMEOUT" });
+    expect(errorBody(answers[0]!.body).message).toContain(`nothing for ${TIMEOUT} ms`);
+    expect(exchanges[0]).toMatchObject({ status: 504, answeredBy: "proxy", server: "fail" });
+    expect(exchanges[0]!.findings).toContainEqual(
+      expect.objectContaining({ side: "server", check: "response.received", counts: true }),
+    );
+    expect(summary.exitCode).toBe(1);
+  });
+
+  it("one that resets the connection: 502 PS_UPSTREAM_RESET", async () => {
+    const { answers, summary, exchanges } = await through(await rawUpstream((socket) => socket.resetAndDestroy()));
+    expect(answers[0]!.status).toBe(502);
+    expect(errorBody(answers[0]!.body)).toMatchObject({ error: 502, code: "PS_UPSTREAM_RESET" });
+    expect(exchanges[0]).toMatchObject({ answeredBy: "proxy", server: "fail" });
+    expect(summary.exitCode).toBe(1);
+  });
+
+  it("one that answers with bytes that are not HTTP: 502 PS_UPSTREAM_RESET, named malformed", async () => {
+    const { answers, exchanges } = await through(await rawUpstream((socket) => socket.end("SPEAK FRIEND\r\n\r\n")));
+    expect(answers[0]!.status).toBe(502);
+    expect(errorBody(answers[0]!.body).code).toBe("PS_UPSTREAM_RESET");
+    expect(exchanges[0]!.findings[0]!.message).toContain("malformed-http");
+  });
+
+  it("one that refuses every connection: 502 PS_UPSTREAM_UNREACHABLE, nothing judged, exit 2", async () => {
+    const { answers, summary, exchanges } = await through(await closedUrl(), 2);
+    for (const a of answers) {
+      expect(a.status).toBe(502);
+      expect(errorBody(a.body)).toMatchObject({ error: 502, code: "PS_UPSTREAM_UNREACHABLE" });
+    }
+    expect(exchanges.map((e) => e.server)).toEqual(["not-judged", "not-judged"]);
+    expect(summary).toMatchObject({ exchanges: 2, judged: 0, exitCode: 2 });
+    expect(summary.runError).toContain("PS_UPSTREAM_UNREACHABLE");
+  });
+
+  it("one that answered once and then went away: the refusal is the server's failure", async () => {
+    let served = 0;
+    const upstream = await httpUpstream((req, res) => {
+      req.resume();
+      served++;
+      res.writeHead(200, { "content-type": "application/json", connection: "close" });
+      res.end(plant);
+    });
+    const proxy = await startProxy({ target: upstream.url, contract, port: 0, timeoutMs: TIMEOUT });
+    try {
+      expect((await send(`${proxy.url}/plants`, create)).status).toBe(200);
+      await upstream.close();
+      expect((await send(`${proxy.url}/plants`, create)).status).toBe(502);
+      const { summary, exchanges } = await proxy.stop();
+      expect(served).toBe(1);
+      expect(exchanges[1]!.findings[0]).toMatchObject({
+        side: "server",
+        check: "response.received",
+        message: "the upstream stopped accepting connections",
+      });
+      expect(summary.exitCode).toBe(1);
+    } finally {
+      await proxy.stop();
+    }
+  });
+});
+
+describe("upstreams that break off their answer", () => {
+  const head = (length: number) =>
+    `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
+
+  it("a Content-Length longer than the body, then a close: a broken answer, a failure", async () => {
+    const { answers, summary, exchanges } = await through(await rawUpstream((s: Socket) => s.end(head(100) + plant)));
+    expect(answers[0]!.status).toBe(200);
+    expect(answers[0]!.error).toBeDefined();
+    expect(answers[0]!.body.toString()).toBe(plant);
+    expect(exchanges[0]!.findings[0]).toMatchObject({
+      side: "server",
+      check: "response.received",
+      message: "no usable answer: length-mismatch",
+    });
+    expect(summary.exitCode).toBe(1);
+  });
+
+  it("a Content-Length longer than the body, then silence: cut after the timeout", async () => {
+    const { answers, exchanges } = await through(await rawUpstream((s: Socket) => s.write(head(100) + plant)));
+    expect(answers[0]!.status).toBe(200);
+    expect(answers[0]!.error).toBeDefined();
+    expect(exchanges[0]!.findings[0]).toMatchObject({
+      check: "response.received",
+      message: "no usable answer: timeout",
+    });
+  });
+
+  it("a Content-Length shorter than the body: the client gets what Node reads, the proxy a failure", async () => {
+    const { answers, summary, exchanges } = await through(await rawUpstream((s: Socket) => s.end(head(5) + plant)));
+    expect(answers[0]!.status).toBe(200);
+    expect(answers[0]!.error).toBeUndefined();
+    expect(answers[0]!.body.toString()).toBe(plant.slice(0, 5));
+    expect(exchanges[0]!.findings[0]).toMatchObject({
+      check: "response.received",
+      message: "no usable answer: malformed-http",
+    });
+    expect(exchanges[0]!.findings[0]!.received).toContain("bytes after the end of its answer");
+    expect(summary.exitCode).toBe(1);
+  });
+
+  it("a client that goes away mid-answer is nobody's violation", async () => {
+    const upstream = await httpUpstream((req, res) => {
+      req.resume();
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write('{"name":');
+    });
+    const proxy = await startProxy({ target: upstream.url, contract, port: 0, timeoutMs: 10_000 });
+    try {
+      const answer = await send(`${proxy.url}/plants`, { ...create, onChunk: (_c, res) => res.destroy() });
+      expect(answer.status).toBe(200);
+      const { summary, exchanges } = await proxy.stop();
+      expect(exchanges[0]).toMatchObject({ server: "not-judged", findings: [] });
+      expect(exchanges[0]!.notJudged).toMatchObject({
+        kind: "client-gone",
+        message: expect.stringContaining("the client closed the connection"),
+      });
+      expect(summary.exitCode).toBe(2);
+    } finally {
+      await proxy.stop();
+      await upstream.close();
+    }
+  });
+});
