@@ -24,7 +24,8 @@ export interface ReceivedResponse {
 }
 
 /** Why an exchange produced no usable answer. `unreachable` means the harness could not run. */
-export type TransportFailureKind = "unreachable" | "timeout" | "reset" | "malformed-http" | "length-mismatch" | "too-large" | "tls";
+export type TransportFailureKind =
+  "unreachable" | "timeout" | "reset" | "malformed-http" | "length-mismatch" | "too-large" | "tls";
 
 export interface TransportFailure {
   readonly kind: TransportFailureKind;
@@ -53,7 +54,11 @@ export function createHttpClient(options: ClientOptions): HttpClient {
     }
   }
   const agent = new Agent({
-    connect: { timeout: options.timeoutMs, ...(ca === undefined ? {} : { ca }), rejectUnauthorized: options.insecure !== true },
+    connect: {
+      timeout: options.timeoutMs,
+      ...(ca === undefined ? {} : { ca }),
+      rejectUnauthorized: options.insecure !== true,
+    },
     headersTimeout: options.timeoutMs,
     bodyTimeout: options.timeoutMs,
     keepAliveTimeout: 1_000,
@@ -78,15 +83,24 @@ export function createHttpClient(options: ClientOptions): HttpClient {
         size += (chunk as Buffer).length;
         if (size > options.maxResponseBytes) {
           res.body.destroy();
-          return fail("too-large", `the body passed the read cap of ${options.maxResponseBytes} bytes; reading stopped`, started);
+          return fail(
+            "too-large",
+            `the body passed the read cap of ${options.maxResponseBytes} bytes; reading stopped`,
+            started,
+          );
         }
         chunks.push(chunk as Buffer);
       }
       const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : v;
+      for (const [k, v] of Object.entries(res.headers))
+        if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : v;
       const decoded = decode(Buffer.concat(chunks, size), headers["content-encoding"], options.maxResponseBytes);
       if (!decoded.ok) return fail(decoded.kind, decoded.message, started);
-      return { ok: true, response: { status: res.statusCode, headers, body: decoded.body }, durationMs: performance.now() - started };
+      return {
+        ok: true,
+        response: { status: res.statusCode, headers, body: decoded.body },
+        durationMs: performance.now() - started,
+      };
     } catch (error) {
       const f = classify(error, options.timeoutMs, signal.aborted);
       return fail(f.kind, f.message, started);
@@ -104,7 +118,11 @@ export function createHttpClient(options: ClientOptions): HttpClient {
  * Undoes a content coding. The harness asks for identity, but RFC 9110 section 12.5.3 lets a server
  * send a coding anyway, and judging compressed bytes as JSON would fail a correct server.
  */
-export function decode(body: Buffer, coding: string | undefined, max: number): { ok: true; body: Buffer } | { ok: false; kind: TransportFailureKind; message: string } {
+export function decode(
+  body: Buffer,
+  coding: string | undefined,
+  max: number,
+): { ok: true; body: Buffer } | { ok: false; kind: TransportFailureKind; message: string } {
   const c = (coding ?? "identity").trim().toLowerCase();
   if (c === "" || c === "identity") return { ok: true, body };
   try {
@@ -117,7 +135,11 @@ export function decode(body: Buffer, coding: string | undefined, max: number): {
       ? { ok: false, kind: "too-large", message: `the ${c}-decoded body passed the read cap of ${max} bytes` }
       : { ok: false, kind: "malformed-http", message: `the body is not valid ${c} (${(error as Error).message})` };
   }
-  return { ok: false, kind: "malformed-http", message: `Content-Encoding ${JSON.stringify(coding)} was not asked for and is not one the harness can decode` };
+  return {
+    ok: false,
+    kind: "malformed-http",
+    message: `Content-Encoding ${JSON.stringify(coding)} was not asked for and is not one the harness can decode`,
+  };
 }
 
 function fail(kind: TransportFailureKind, message: string, started: number): ExchangeResult {
@@ -138,14 +160,32 @@ function classify(error: unknown, timeoutMs: number, aborted: boolean): Transpor
   const code = typeof e.code === "string" ? e.code : typeof e.cause?.code === "string" ? e.cause.code : "";
   const detail = `${code === "" ? "" : `${code}: `}${e.message ?? e.cause?.message ?? String(error)}`;
   if (UNREACHABLE.has(code)) return { kind: "unreachable", message: `could not connect (${detail})` };
-  if (code.startsWith("ERR_TLS") || code.startsWith("CERT_") || code.includes("SELF_SIGNED") || code === "UNABLE_TO_VERIFY_LEAF_SIGNATURE" || code === "ERR_SSL_WRONG_VERSION_NUMBER") {
-    return { kind: "tls", message: `TLS failed (${detail}); trust the target's CA with --ca FILE, or use --insecure for a private test server` };
+  if (
+    code.startsWith("ERR_TLS") ||
+    code.startsWith("CERT_") ||
+    code.includes("SELF_SIGNED") ||
+    code === "UNABLE_TO_VERIFY_LEAF_SIGNATURE" ||
+    code === "ERR_SSL_WRONG_VERSION_NUMBER"
+  ) {
+    return {
+      kind: "tls",
+      message: `TLS failed (${detail}); trust the target's CA with --ca FILE, or use --insecure for a private test server`,
+    };
   }
-  if (aborted || code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT" || code === "UND_ERR_CONNECT_TIMEOUT" || e.name === "TimeoutError" || e.name === "AbortError") {
+  if (
+    aborted ||
+    code === "UND_ERR_HEADERS_TIMEOUT" ||
+    code === "UND_ERR_BODY_TIMEOUT" ||
+    code === "UND_ERR_CONNECT_TIMEOUT" ||
+    e.name === "TimeoutError" ||
+    e.name === "AbortError"
+  ) {
     return { kind: "timeout", message: `no complete answer within ${timeoutMs} ms (${detail})` };
   }
-  if (code === "UND_ERR_RES_CONTENT_LENGTH_MISMATCH") return { kind: "length-mismatch", message: `the body's length differs from its Content-Length (${detail})` };
-  if (code.startsWith("HPE_") || e.name === "HTTPParserError") return { kind: "malformed-http", message: `the answer is not valid HTTP/1.1 (${detail})` };
+  if (code === "UND_ERR_RES_CONTENT_LENGTH_MISMATCH")
+    return { kind: "length-mismatch", message: `the body's length differs from its Content-Length (${detail})` };
+  if (code.startsWith("HPE_") || e.name === "HTTPParserError")
+    return { kind: "malformed-http", message: `the answer is not valid HTTP/1.1 (${detail})` };
   if (code === "UND_ERR_SOCKET" || code === "ECONNRESET" || code === "EPIPE" || code === "UND_ERR_CLOSED") {
     return { kind: "reset", message: `the connection closed before a complete answer (${detail})` };
   }
@@ -153,13 +193,24 @@ function classify(error: unknown, timeoutMs: number, aborted: boolean): Transpor
 }
 
 /** Opens (and closes) one TCP or TLS connection; undefined when the target is there. */
-function probeConnection(base: URL, timeoutMs: number, ca: Buffer | undefined, insecure: boolean): Promise<TransportFailure | undefined> {
+function probeConnection(
+  base: URL,
+  timeoutMs: number,
+  ca: Buffer | undefined,
+  insecure: boolean,
+): Promise<TransportFailure | undefined> {
   return new Promise((resolve) => {
     const https = base.protocol === "https:";
     const host = base.hostname.replace(/^\[|\]$/g, "");
     const port = Number(base.port || (https ? 443 : 80));
     const socket = https
-      ? tlsConnect({ host, port, servername: /^[\d.:]+$/.test(host) ? undefined : host, ca, rejectUnauthorized: !insecure })
+      ? tlsConnect({
+          host,
+          port,
+          servername: /^[\d.:]+$/.test(host) ? undefined : host,
+          ca,
+          rejectUnauthorized: !insecure,
+        })
       : netConnect({ host, port });
     const done = (failure: TransportFailure | undefined): void => {
       clearTimeout(timer);
@@ -167,11 +218,21 @@ function probeConnection(base: URL, timeoutMs: number, ca: Buffer | undefined, i
       resolve(failure);
     };
     // A target that accepts no connection within the timeout cannot be judged either.
-    const timer = setTimeout(() => done({ kind: "unreachable", message: `no connection within ${timeoutMs} ms` }), timeoutMs);
+    const timer = setTimeout(
+      () => done({ kind: "unreachable", message: `no connection within ${timeoutMs} ms` }),
+      timeoutMs,
+    );
     socket.once(https ? "secureConnect" : "connect", () => done(undefined));
     socket.once("error", (error) => {
       const f = classify(error, timeoutMs, false);
-      done(f.kind === "tls" ? f : { kind: "unreachable", message: f.message.startsWith("could not connect") ? f.message : `could not connect (${f.message})` });
+      done(
+        f.kind === "tls"
+          ? f
+          : {
+              kind: "unreachable",
+              message: f.message.startsWith("could not connect") ? f.message : `could not connect (${f.message})`,
+            },
+      );
     });
   });
 }

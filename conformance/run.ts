@@ -1,8 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { isAbsolute, relative } from "node:path";
 import { loadContract } from "../src/contract/index.js";
 import { KitError } from "../src/errors.js";
-import { DEFAULT_SPEC } from "../src/paths.js";
+import { DEFAULT_SPEC, shortPath } from "../src/paths.js";
 import { TimeoutBreaker } from "./breaker.js";
 import { createCaseRunner, guarded } from "./case-runner.js";
 import { Random, randomSeed } from "./fresh.js";
@@ -85,11 +84,4 @@ export async function runConformance(
   } finally {
     await client.close();
   }
-}
-
-/** A file path relative to the working folder when that is shorter, for readable rules. */
-function shortPath(source: string): string {
-  if (!isAbsolute(source)) return source;
-  const rel = relative(process.cwd(), source);
-  return rel.length < source.length ? rel : source;
 }

@@ -15,7 +15,7 @@ export function parseTarget(target: string): URL {
   if (url.username !== "" || url.password !== "") {
     throw new KitError(
       "PS_USAGE",
-      "--target must not carry user:password (it would be printed in reproductions); pass credentials with --token",
+      "--target must not carry user:password (it would be printed in reproductions and reports)",
     );
   }
   url.search = "";

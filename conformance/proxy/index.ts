@@ -1,8 +1,14 @@
-// The proxy's library surface; judge-exchange.ts stays internal, as its request half is to be
-// replaced by the contract's checkRequest.
+// The proxy's library surface; judge-exchange.ts stays internal (its request half is the contract's
+// checkRequest, its answer half the harness's checks).
 export { startProxy, PROXY_DEFAULTS } from "./start-proxy.js";
 export type { ProxyOptions, RunningProxy } from "./start-proxy.js";
-export { proxyJsonReport, proxyJunitReport, proxyConsoleReporter, proxySummaryLines } from "./reports.js";
+export {
+  proxyJsonReport,
+  proxyJunitReport,
+  proxyConsoleReporter,
+  proxySummaryLines,
+  writeProxyReports,
+} from "./reports.js";
 export type { ProxyConsoleOptions } from "./reports.js";
 export type {
   ClientCheckId,

@@ -1,7 +1,7 @@
 import type { CompiledOperation, Contract } from "../../src/contract/index.js";
-import { escapePointer, parseMediaType } from "../../src/contract/index.js";
+import { checkRequest, describeViolation, escapePointer } from "../../src/contract/index.js";
 import { judge, preview, type CheckId, type Finding } from "../checks.js";
-import { requestProblems, type Expectation } from "../fixtures.js";
+import type { Expectation } from "../fixtures.js";
 import type { ClientCheckId, ProxyNoteId } from "./types.js";
 
 /** A finding before the proxy has said which side it blames and whether it counts. */
@@ -47,7 +47,7 @@ const finding = (
 /**
  * Whether a request is acceptable by the contract: the one place the proxy judges requests (an
  * undocumented path or method; the body's presence, media type, charset, UTF-8, JSON and schema).
- * It stands in for the contract's checkRequest, which replaces it when that lands.
+ * Acceptability itself is the contract's checkRequest, as for the server and the harness.
  */
 export function judgeRequest(
   contract: Contract,
@@ -107,13 +107,12 @@ export function judgeRequest(
       ],
     };
   }
-  const problems = requestProblems(operation, {
-    method: request.method,
-    path: request.path,
-    headers: request.headers,
-    body: request.body,
-  });
-  problems.push(...charsetProblems(operation, request.headers["content-type"]));
+  const checked = checkRequest(operation, { headers: request.headers, body: request.body });
+  const problems = checked.ok
+    ? []
+    : checked.reason === "schema"
+      ? checked.violations.map(describeViolation)
+      : [checked.detail];
   const rule = `${specSource}#${operation.requestBody?.pointer ?? operation.pointer}`;
   const received = `${request.headers["content-type"] ?? "(no Content-Type)"}: ${preview(request.body, 500, redact)}`;
   return {
@@ -129,19 +128,6 @@ export function judgeRequest(
       ),
     ),
   };
-}
-
-/**
- * JSON exchanged between systems is UTF-8 (RFC 8259 section 8.1); a JSON request that names another
- * charset is refused by the reference server, and the contract's validators cannot see it.
- */
-function charsetProblems(operation: CompiledOperation, contentType: string | undefined): string[] {
-  const entry = operation.requestMediaType(contentType);
-  const charset = parseMediaType(contentType)?.parameters.charset;
-  if (entry === undefined || charset === undefined || !/json/i.test(entry.mediaType)) return [];
-  return /^utf-?8$/i.test(charset.trim())
-    ? []
-    : [`charset ${JSON.stringify(charset)} is not UTF-8, which JSON requires (RFC 8259 section 8.1)`];
 }
 
 /** The harness's checks that need no fixture: they judge an answer by the contract alone. */

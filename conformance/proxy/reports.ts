@@ -1,6 +1,7 @@
 import { visible } from "../reporters/console.js";
 import { xml } from "../reporters/junit.js";
 import type { ExchangeRecord, ProxyEvent, ProxyFinding, ProxySummary } from "./types.js";
+import { writeFileAtomic } from "../reporters/files.js";
 
 /** The JSON report: the summary and every exchange with its findings. */
 export function proxyJsonReport(summary: ProxySummary, exchanges: readonly ExchangeRecord[]): string {
@@ -173,4 +174,19 @@ export function proxySummaryLines(s: ProxySummary): string[] {
         : "verdict: ERROR, nothing to judge (exit 2)",
   );
   return lines;
+}
+
+/** Writes each report of a finished proxy run atomically; returns the lines that say so. */
+export function writeProxyReports(
+  reports: readonly { readonly format: "json" | "junit"; readonly file: string }[],
+  summary: ProxySummary,
+  exchanges: readonly ExchangeRecord[],
+): string[] {
+  return reports.map((r) => {
+    writeFileAtomic(
+      r.file,
+      r.format === "json" ? proxyJsonReport(summary, exchanges) : proxyJunitReport(summary, exchanges),
+    );
+    return `${r.format} report written to ${r.file}`;
+  });
 }

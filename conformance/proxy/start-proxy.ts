@@ -1,11 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { isAbsolute, relative } from "node:path";
 import { loadContract, type CompiledOperation, type Contract } from "../../src/contract/index.js";
 import { KitError } from "../../src/errors.js";
-import { DEFAULT_SPEC } from "../../src/paths.js";
+import { DEFAULT_SPEC, shortPath } from "../../src/paths.js";
 import { curlFor } from "../curl.js";
 import { decode } from "../http-client.js";
+import { parseTarget } from "../target.js";
 import type { Redactor } from "../redact.js";
 import { createUpstream, forwardExchange, type ForwardedExchange, type Upstream } from "./forward.js";
 import { judgeRequest, judgeResponse, type RawFinding } from "./judge-exchange.js";
@@ -68,7 +68,7 @@ export async function startProxy(
   options: ProxyOptions,
   onEvent: (event: ProxyEvent) => void = () => undefined,
 ): Promise<RunningProxy> {
-  const base = parseUpstream(options.target);
+  const base = parseTarget(options.target);
   const contract = options.contract ?? (await loadContract(options.spec ?? DEFAULT_SPEC));
   const specSource = shortPath(contract.source);
   const places = credentialPlaces(contract);
@@ -492,30 +492,4 @@ function summarise(
     runError,
     exitCode: counted.client + counted.server > 0 ? 1 : runError !== undefined ? 2 : 0,
   };
-}
-
-function parseUpstream(target: string): URL {
-  let url: URL;
-  try {
-    url = new URL(target);
-  } catch {
-    throw new KitError(
-      "PS_USAGE",
-      `--target ${JSON.stringify(target)} is not a URL (for example http://127.0.0.1:4010)`,
-    );
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:")
-    throw new KitError("PS_USAGE", `--target must be http or https, got ${url.protocol}`);
-  if (url.username !== "" || url.password !== "")
-    throw new KitError("PS_USAGE", "--target must not carry user:password (it would be printed in reproductions)");
-  url.search = "";
-  url.hash = "";
-  return url;
-}
-
-/** A file path relative to the working folder when that is shorter, for readable rules. */
-function shortPath(source: string): string {
-  if (!isAbsolute(source)) return source;
-  const rel = relative(process.cwd(), source);
-  return rel.length < source.length ? rel : source;
 }

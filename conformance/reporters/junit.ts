@@ -21,7 +21,12 @@ export function junitReport(summary: RunSummary, results: readonly CaseResult[])
   const cases = results.map((r) => {
     const findings = r.steps.flatMap((s) => s.findings.map((f) => ({ f, curl: s.curl, step: s.index + 1 })));
     const detail = (list: typeof findings): string =>
-      list.map(({ f, curl, step }) => `step ${step}: [${f.severity}] ${f.check}: ${f.message}\nexpected: ${f.expected}\nreceived: ${f.received}\nrule: ${f.rule}${curl === undefined ? "" : `\nreproduce: ${curl}`}`).join("\n\n");
+      list
+        .map(
+          ({ f, curl, step }) =>
+            `step ${step}: [${f.severity}] ${f.check}: ${f.message}\nexpected: ${f.expected}\nreceived: ${f.received}\nrule: ${f.rule}${curl === undefined ? "" : `\nreproduce: ${curl}`}`,
+        )
+        .join("\n\n");
     const counted = findings.filter((x) => x.f.counts);
     const known = findings.filter((x) => x.f.known);
     const notes = findings.filter((x) => !x.f.counts && !x.f.known);
@@ -29,7 +34,8 @@ export function junitReport(summary: RunSummary, results: readonly CaseResult[])
     if (r.outcome === "error") body += `<error message="${xml(r.error ?? "could not judge")}" type="harness-error"/>`;
     else if (counted.length > 0) {
       body += `<failure message="${xml(counted.map((x) => `${x.f.check}: ${x.f.message}`).join("; "))}" type="${xml(counted[0]!.f.check)}">${xml(detail(counted))}</failure>`;
-    } else if (r.outcome === "known") body += `<skipped message="${xml(`known deviation (baseline): ${known.map((x) => x.f.check).join(", ")}`)}"/>`;
+    } else if (r.outcome === "known")
+      body += `<skipped message="${xml(`known deviation (baseline): ${known.map((x) => x.f.check).join(", ")}`)}"/>`;
     if (notes.length > 0 || known.length > 0) body += `<system-out>${xml(detail([...known, ...notes]))}</system-out>`;
     return `    <testcase classname="${xml(r.operation)}" name="${xml(r.fixture)}" file="${xml(r.file)}" time="${seconds(r.durationMs)}">${body}</testcase>`;
   });

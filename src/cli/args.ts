@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { KitError } from "../errors.js";
 
@@ -42,4 +43,11 @@ export function envList(value: string | undefined): string[] {
     .split(",")
     .map((s) => s.trim())
     .filter((s) => s !== "");
+}
+
+/** A `--report FORMAT=FILE` flag; the file is resolved against the working folder. */
+export function parseReportFlag(value: string): { format: "json" | "junit"; file: string } {
+  const m = /^(json|junit)=(.+)$/.exec(value);
+  if (m === null) throw new KitError("PS_USAGE", `--report ${JSON.stringify(value)} must be json=FILE or junit=FILE`);
+  return { format: m[1] as "json" | "junit", file: resolve(m[2] as string) };
 }

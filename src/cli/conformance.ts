@@ -17,7 +17,7 @@ import {
 } from "../../conformance/index.js";
 import { KitError } from "../errors.js";
 import { DEFAULT_FIXTURES, DEFAULT_SPEC } from "../paths.js";
-import { envList, integerFlag, parseFlags } from "./args.js";
+import { envList, integerFlag, parseFlags, parseReportFlag } from "./args.js";
 import type { Io } from "./io.js";
 
 export const CONFORMANCE_HELP = `Usage: plantstore conformance --target URL [--token TOKEN] [options]
@@ -176,10 +176,4 @@ export async function conformance(argv: string[], io: Io): Promise<number> {
     out(`baseline with ${baseline.deviations.length} deviations written to ${baselineFile}`);
   }
   return summary.exitCode;
-}
-
-function parseReportFlag(value: string): ReportFile {
-  const m = /^(json|junit)=(.+)$/.exec(value);
-  if (m === null) throw new KitError("PS_USAGE", `--report ${JSON.stringify(value)} must be json=FILE or junit=FILE`);
-  return { format: m[1] as "json" | "junit", file: resolve(m[2] as string) };
 }

@@ -38,18 +38,24 @@ export async function main(argv: string[], io: Io): Promise<number> {
   }
   const load = COMMANDS[name];
   if (load === undefined) {
-    io.err(`plantstore: unknown command ${JSON.stringify(name)} (commands: ${Object.keys(COMMANDS).join(", ")}; see --help)`);
+    io.err(
+      `plantstore: unknown command ${JSON.stringify(name)} (commands: ${Object.keys(COMMANDS).join(", ")}; see --help)`,
+    );
     return 2;
   }
   try {
-    return await (await load())(rest, io);
+    return await (
+      await load()
+    )(rest, io);
   } catch (error) {
     if (error instanceof KitError) io.err(`plantstore ${name}: ${error.message} [${error.code}]`);
     else if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") {
-      const taken = new KitError("PS_PORT_IN_USE", `${(error as Error).message}; choose another --port, or --port 0 for any free port`);
+      const taken = new KitError(
+        "PS_PORT_IN_USE",
+        `${(error as Error).message}; choose another --port, or --port 0 for any free port`,
+      );
       io.err(`plantstore ${name}: ${taken.message} [${taken.code}]`);
-    }
-    else io.err(`plantstore ${name}: ${error instanceof Error ? error.message : String(error)}`);
+    } else io.err(`plantstore ${name}: ${error instanceof Error ? error.message : String(error)}`);
     return 2;
   }
 }

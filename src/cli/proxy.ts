@@ -1,19 +1,17 @@
-import { accessSync, constants } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { resolve } from "node:path";
 import {
   PROXY_DEFAULTS,
   proxyConsoleReporter,
-  proxyJsonReport,
-  proxyJunitReport,
+  checkWritable,
+  writeProxyReports,
   startProxy,
   type ProxyEvent,
   type ProxyResult,
   type StopReason,
 } from "../../conformance/index.js";
-import { writeFileAtomic } from "../../conformance/reporters/files.js";
 import { KitError } from "../errors.js";
 import { DEFAULT_SPEC } from "../paths.js";
-import { integerFlag, parseFlags } from "./args.js";
+import { integerFlag, parseFlags, parseReportFlag } from "./args.js";
 import type { Io } from "./io.js";
 
 export const PROXY_HELP = `Usage: plantstore proxy --target URL [options]
@@ -74,16 +72,7 @@ export async function proxy(argv: string[], io: Io): Promise<number> {
     throw new KitError("PS_USAGE", "--target URL is required (or set PLANTSTORE_TARGET)");
   const reports = (values.report ?? []).map(parseReportFlag);
   // Checked before listening, so a typo cannot cost a whole e2e run's verdict.
-  for (const { file } of reports) {
-    try {
-      accessSync(dirname(file), constants.W_OK);
-    } catch {
-      throw new KitError(
-        "PS_REPORT_UNWRITABLE",
-        `${file}: the folder ${dirname(file)} does not exist or is not writable`,
-      );
-    }
-  }
+  checkWritable(reports.map((r) => r.file));
   const maxTime =
     values["max-time"] === undefined ? undefined : integerFlag("max-time", values["max-time"], 0, 1, 7 * 24 * 3600);
   // Listening for signals before the banner: a signal sent as soon as it shows must stop the proxy gracefully.
@@ -112,18 +101,6 @@ export async function proxy(argv: string[], io: Io): Promise<number> {
     signalled.then((signal) => running.stop(signal as StopReason)),
   ]);
   const { summary, exchanges } = stopped;
-  for (const r of reports) {
-    writeFileAtomic(
-      r.file,
-      r.format === "json" ? proxyJsonReport(summary, exchanges) : proxyJunitReport(summary, exchanges),
-    );
-    io.out(`${r.format} report written to ${r.file}`);
-  }
+  for (const line of writeProxyReports(reports, summary, exchanges)) io.out(line);
   return summary.exitCode;
-}
-
-function parseReportFlag(value: string): { format: "json" | "junit"; file: string } {
-  const m = /^(json|junit)=(.+)$/.exec(value);
-  if (m === null) throw new KitError("PS_USAGE", `--report ${JSON.stringify(value)} must be json=FILE or junit=FILE`);
-  return { format: m[1] as "json" | "junit", file: resolve(m[2] as string) };
 }

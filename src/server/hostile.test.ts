@@ -89,12 +89,10 @@ const bodyArb: fc.Arbitrary<{ label: string; body: Buffer }> = fc.oneof(
   fc
     .tuple(fc.nat(), fc.integer({ min: 1_000, max: MAX_BODY + 50_000 }))
     .map(([id, n]) => ({ label: `name of ${n} characters`, body: json(`{"id":${id},"name":"${"n".repeat(n)}"}`) })),
-  fc
-    .tuple(fc.nat(), fc.jsonValue({ maxDepth: 3 }))
-    .map(([id, v]) => ({
-      label: "arbitrary JSON fields",
-      body: json(`{"id":${id},"name":"j","extra":${JSON.stringify(v) ?? "null"}}`),
-    })),
+  fc.tuple(fc.nat(), fc.jsonValue({ maxDepth: 3 })).map(([id, v]) => ({
+    label: "arbitrary JSON fields",
+    body: json(`{"id":${id},"name":"j","extra":${JSON.stringify(v) ?? "null"}}`),
+  })),
   fc.jsonValue({ maxDepth: 4 }).map((v) => ({ label: "arbitrary JSON body", body: json(JSON.stringify(v) ?? "null") })),
 );
 const headerArb = fc.oneof(
@@ -113,18 +111,14 @@ const headerArb = fc.oneof(
       lines: [...(ct === "" ? [] : [`Content-Type: ${ct}`]), `Authorization: Bearer ${TOKEN}`],
     })),
   fc.constant({ label: "no token", lines: ["Content-Type: application/json"] }),
-  fc
-    .integer({ min: 2, max: 50 })
-    .map((n) => ({
-      label: `${n} Authorization headers`,
-      lines: ["Content-Type: application/json", ...Array(n).fill(`Authorization: Bearer ${TOKEN}`)],
-    })),
-  fc
-    .integer({ min: 17_000, max: 80_000 })
-    .map((n) => ({
-      label: `a ${n}-byte header`,
-      lines: ["Content-Type: application/json", `Authorization: Bearer ${TOKEN}`, `X-Big: ${"b".repeat(n)}`],
-    })),
+  fc.integer({ min: 2, max: 50 }).map((n) => ({
+    label: `${n} Authorization headers`,
+    lines: ["Content-Type: application/json", ...Array(n).fill(`Authorization: Bearer ${TOKEN}`)],
+  })),
+  fc.integer({ min: 17_000, max: 80_000 }).map((n) => ({
+    label: `a ${n}-byte header`,
+    lines: ["Content-Type: application/json", `Authorization: Bearer ${TOKEN}`, `X-Big: ${"b".repeat(n)}`],
+  })),
 );
 const hostileArb: fc.Arbitrary<Hostile> = fc
   .tuple(
