@@ -159,6 +159,33 @@ describe("the fetch handler answers as the reference server does", () => {
     );
   });
 
+  it("reads a body streamed in pieces, splitting a multi-byte character and an int64 beyond 2^53, exactly", async () => {
+    const handler = createPlantStoreHandler({ tokens: [TOKEN], admin: true });
+    const bytes = new TextEncoder().encode('{"id":9223372036854775807,"name":"Fougère 🌿"}');
+    // Pieces of 5 bytes: the cuts fall inside the id's digits and inside "è" and the emoji.
+    const pieces: Uint8Array[] = [];
+    for (let at = 0; at < bytes.length; at += 5) pieces.push(bytes.slice(at, at + 5));
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        const next = pieces.shift();
+        if (next === undefined) controller.close();
+        else controller.enqueue(next);
+      },
+    });
+    const res = await handler(
+      new Request(`${BASE}/plants`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${TOKEN}` },
+        body: stream,
+        duplex: "half",
+      } as RequestInit),
+    );
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ name: "Fougère 🌿" });
+    const listed = await handler(request("/__admin/plants", { method: "GET" }));
+    expect(await listed.text()).toBe('{"count":1,"plants":[{"id":9223372036854775807,"name":"Fougère 🌿"}]}');
+  });
+
   it("refuses a body over maxBody with 413, declared or streamed, and stores nothing", async () => {
     const handler = createPlantStoreHandler({ tokens: [TOKEN], maxBody: 32 });
     const body = '{"id":1,"name":"a","tag":"' + "t".repeat(20) + '"}';
