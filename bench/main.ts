@@ -3,7 +3,7 @@ import { parseArgs } from "node:util";
 import { KIT_ROOT } from "../src/paths.js";
 import { runBench } from "./run.js";
 
-// npm run bench [-- --smoke] [-- --only servers,harness,memory] [-- --out FILE]
+// npm run bench [-- --smoke] [-- --only servers,harness,memory,proxy] [-- --out FILE]
 const { values } = parseArgs({
   options: {
     smoke: { type: "boolean" },
@@ -14,13 +14,13 @@ const { values } = parseArgs({
   strict: true,
 });
 if (values.help) {
-  process.stdout.write("Usage: npm run bench -- [--smoke] [--only servers,harness,memory] [--out FILE]\n");
+  process.stdout.write("Usage: npm run bench -- [--smoke] [--only servers,harness,memory,proxy] [--out FILE]\n");
   process.exit(0);
 }
-const sections = (values.only ?? "servers,harness,memory").split(",").map((s) => s.trim()) as (
-  "servers" | "harness" | "memory"
+const sections = (values.only ?? "servers,harness,memory,proxy").split(",").map((s) => s.trim()) as (
+  "servers" | "harness" | "memory" | "proxy"
 )[];
 for (const s of sections)
-  if (!["servers", "harness", "memory"].includes(s)) throw new Error(`--only: unknown section ${s}`);
+  if (!["servers", "harness", "memory", "proxy"].includes(s)) throw new Error(`--only: unknown section ${s}`);
 const out = values.out ?? join(KIT_ROOT, "bench", "results", "latest.json");
 await runBench({ sections, smoke: values.smoke === true, out }, (line) => process.stdout.write(line + "\n"));

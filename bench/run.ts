@@ -6,10 +6,11 @@ import { promisify } from "node:util";
 import { KIT_ROOT } from "../src/paths.js";
 import { benchHarness, type HarnessResult } from "./harness.js";
 import type { MemoryResult } from "./memory.js";
+import { benchProxy, type ProxyBenchResult } from "./proxy.js";
 import { benchServers, type ServerRow } from "./servers.js";
 
 export interface BenchOptions {
-  readonly sections: readonly ("servers" | "harness" | "memory")[];
+  readonly sections: readonly ("servers" | "harness" | "memory" | "proxy")[];
   readonly smoke: boolean;
   readonly out: string | undefined;
 }
@@ -26,6 +27,7 @@ export interface BenchResult {
   readonly servers?: { readonly rows: readonly ServerRow[]; readonly ratios: Record<string, number> };
   readonly harness?: HarnessResult;
   readonly memory?: MemoryResult;
+  readonly proxy?: ProxyBenchResult;
 }
 
 const fmt = (n: number, digits = 0): string => (Number.isFinite(n) ? n.toFixed(digits) : "-");
@@ -92,6 +94,8 @@ export async function runBench(o: BenchOptions, log: (line: string) => void): Pr
     mutable.memory = JSON.parse(stdout) as MemoryResult;
   }
 
+  if (o.sections.includes("proxy")) mutable.proxy = await benchProxy(s, log);
+
   for (const line of table(result)) log(line);
   if (o.out !== undefined) {
     mkdirSync(join(o.out, ".."), { recursive: true });
@@ -129,6 +133,14 @@ export function table(r: BenchResult): string[] {
         (t) =>
           `${h.generatedCases} generated cases at concurrency ${t.concurrency}: harness ${fmt(t.harness)} exchanges/s, raw undici ${fmt(t.rawUndici)}/s, ratio ${fmt(t.ratio, 2)} (target >= 0.70)`,
       ),
+    );
+  }
+  if (r.proxy) {
+    const p = r.proxy;
+    lines.push(
+      ``,
+      `Reference server, valid creates, medians of ${p.rounds} rounds: direct ${fmt(p.direct.requestsPerSecond)} req/s, p99 ${fmt(p.direct.p99Ms, 1)} ms; through plantstore proxy ${fmt(p.proxied.requestsPerSecond)} req/s, p99 ${fmt(p.proxied.p99Ms, 1)} ms`,
+      `proxy/direct req/s ${fmt(p.ratio, 2)} (target >= 0.60); p99 added ${fmt(p.addedP99Ms, 1)} ms (target <= 2); errors ${p.direct.errors + p.proxied.errors}, non-2xx ${p.direct.non2xx + p.proxied.non2xx}`,
     );
   }
   if (r.memory) {

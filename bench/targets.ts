@@ -92,3 +92,11 @@ export async function startTarget(name: TargetName): Promise<Target> {
   await firstAnswer(url, Date.now() + 30_000);
   return { name, url, pid: child.pid as number, startupMs: performance.now() - started, stop: stopChild(child) };
 }
+
+/** `plantstore proxy` in its own process in front of `upstream`, as a CI job runs it. */
+export async function startProxyTarget(upstream: string): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+  const bin = join(KIT_ROOT, "dist", "src", "cli", "bin.js");
+  const { child, url } = await spawnAndWait([bin, "proxy", "--target", upstream, "--port", "0"]);
+  await firstAnswer(url, Date.now() + 30_000);
+  return { url, pid: child.pid as number, stop: stopChild(child) };
+}
