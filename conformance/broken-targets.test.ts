@@ -1,7 +1,7 @@
-import { createServer as createNetServer, type Socket } from "node:net";
-import type { AddressInfo } from "node:net";
+import type { Socket } from "node:net";
 import { describe, expect, it } from "vitest";
 import { kitContract, TOKEN } from "../test/helpers.js";
+import { rawUpstream } from "../test/proxy-helpers.js";
 import { startVariant } from "../test/variant-server.js";
 import { consoleReporter } from "./reporters/console.js";
 import { jsonReport } from "./reporters/json.js";
@@ -13,33 +13,6 @@ import { runConformance } from "./run.js";
 // HTTP answer came back at all.
 const contract = await kitContract();
 const TIMEOUT = 1_000;
-
-/** A raw TCP server that reads each request's head and then does `misbehave` with the socket. */
-async function rawTarget(misbehave: (socket: Socket) => void): Promise<{ url: string; close(): Promise<void> }> {
-  const sockets = new Set<Socket>();
-  const server = createNetServer((socket) => {
-    sockets.add(socket);
-    socket.on("error", () => undefined);
-    socket.on("close", () => sockets.delete(socket));
-    let buffered = "";
-    socket.on("data", (c) => {
-      buffered += c.toString("latin1");
-      if (buffered.includes("\r\n\r\n")) {
-        buffered = "";
-        misbehave(socket);
-      }
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 const endless = (socket: Socket, chunk: Buffer): void => {
   const pump = (): void => {
@@ -100,7 +73,7 @@ describe("the harness against broken targets", () => {
   it.each(CATALOGUE)(
     "%s",
     async (_name, misbehave, exitCode, reason) => {
-      const target = await rawTarget(misbehave);
+      const target = await rawUpstream(misbehave);
       const rssBefore = process.memoryUsage().rss;
       const started = Date.now();
       try {

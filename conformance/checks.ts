@@ -61,21 +61,15 @@ export interface Check {
 const ref = (ctx: CheckContext, pointer: string): string => `${ctx.specSource}#${pointer}`;
 const statusOf = (ctx: CheckContext): number | undefined => (ctx.result.ok ? ctx.result.response.status : undefined);
 const classOf = (status: number): number => Math.floor(status / 100);
-const finding = (
-  check: CheckId,
+/** A finding as data; generic in its check id, so the proxy's own ids (client side, notes) use it too. */
+export const finding = <C extends string = CheckId>(
+  check: C,
   severity: Severity,
   message: string,
   expected: string,
   received: string,
   rule: string,
-): Finding => ({
-  check,
-  severity,
-  message,
-  expected,
-  received,
-  rule,
-});
+): Omit<Finding, "check"> & { readonly check: C } => ({ check, severity, message, expected, received, rule });
 /** The severity an expectation check uses: the fixture may lower a rule that comes from an RFC to a warning. */
 const expectationSeverity = (ctx: CheckContext): Severity => ctx.expect.severity ?? "failure";
 

@@ -1,6 +1,6 @@
 import type { CompiledOperation, Contract } from "../../src/contract/index.js";
 import { checkRequest, describeViolation, escapePointer } from "../../src/contract/index.js";
-import { judge, preview, type CheckId, type Finding } from "../checks.js";
+import { finding, judge, preview, type CheckId, type Finding } from "../checks.js";
 import type { Expectation } from "../fixtures.js";
 import type { ClientCheckId, ProxyNoteId } from "./types.js";
 
@@ -27,22 +27,6 @@ export interface RequestVerdict {
   readonly operation: CompiledOperation | undefined;
   readonly findings: readonly RawFinding[];
 }
-
-const finding = (
-  check: RawFinding["check"],
-  severity: Finding["severity"],
-  message: string,
-  expected: string,
-  received: string,
-  rule: string,
-): RawFinding => ({
-  check,
-  severity,
-  message,
-  expected,
-  received,
-  rule,
-});
 
 /**
  * Whether a request is acceptable by the contract: the one place the proxy judges requests (an
