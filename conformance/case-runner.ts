@@ -23,6 +23,8 @@ export interface CaseContext {
   readonly breaker: TimeoutBreaker;
   readonly classify: Classify;
   readonly checkFilter: ((id: CheckId) => boolean) | undefined;
+  /** Steps whose headers and bodies the results keep (see RunOptions.evidence). */
+  readonly evidence: "findings" | "all";
 }
 
 /** Runs one case; its fresh values come from its own stream. */
@@ -111,29 +113,44 @@ function stepResult(
   findings: ReportedFinding[],
 ): StepResult {
   const { base, redact } = ctx;
-  const maskHeaders = (h: Readonly<Record<string, string>>): Record<string, string> =>
-    Object.fromEntries(Object.entries(h).map(([k, v]) => [redact(k), redact(v)]));
+  const url = redact(joinUrl(base, prepared.path));
+  const failed = !result.ok || findings.length > 0;
+  // Masking and previewing every passing step's headers and bodies was a third of the harness's own
+  // time per exchange; they are evidence, so they are made where there is something to show.
+  const evidence = failed || ctx.evidence === "all";
+  const credentials = prepared.credentials === undefined ? {} : { credentials: prepared.credentials };
   return {
     index,
-    request: {
-      method: prepared.method,
-      url: redact(joinUrl(base, prepared.path)),
-      headers: maskHeaders(prepared.headers),
-      body: preview(prepared.body, 500, redact),
-    },
-    response: result.ok
+    request: evidence
       ? {
-          status: result.response.status,
-          headers: maskHeaders(result.response.headers),
-          body: preview(result.response.body, 500, redact),
+          method: prepared.method,
+          url,
+          ...credentials,
+          headers: maskHeaders(prepared.headers, redact),
+          body: preview(prepared.body, 500, redact),
         }
-      : undefined,
+      : { method: prepared.method, url, ...credentials },
+    response: !result.ok
+      ? undefined
+      : evidence
+        ? {
+            status: result.response.status,
+            headers: maskHeaders(result.response.headers, redact),
+            body: preview(result.response.body, 500, redact),
+          }
+        : { status: result.response.status },
     transportFailure: result.ok ? undefined : redact(result.failure.message),
     durationMs: result.durationMs,
     findings,
     // Reproductions are written for steps that have something to reproduce.
     curl: findings.some((f) => f.severity !== "note") ? redact(curlFor(base, prepared, ctx.secrets.token)) : undefined,
   };
+}
+
+function maskHeaders(h: Readonly<Record<string, string>>, redact: Redactor): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k in h) out[redact(k)] = redact(h[k]!);
+  return out;
 }
 
 function redactFinding(f: Finding, redact: Redactor): Finding {

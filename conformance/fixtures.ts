@@ -50,6 +50,8 @@ export interface PreparedRequest {
   readonly path: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: Buffer | undefined;
+  /** The credentials the request carries by the fixture; undefined when the operation requires none. */
+  readonly credentials?: Credentials;
 }
 
 export interface Secrets {
@@ -228,7 +230,8 @@ export function prepareRequest(
   if (body !== undefined && firstMediaType !== undefined) headers["content-type"] = firstMediaType;
   for (const [k, v] of Object.entries(r.headers ?? {})) headers[k.toLowerCase()] = v;
   const query = new URLSearchParams(r.query ?? {});
-  applyCredentials(op, r.credentials ?? "valid", secrets, headers, query);
+  const credentials = r.credentials ?? "valid";
+  applyCredentials(op, credentials, secrets, headers, query);
 
   const path = op.pathTemplate.replace(/\{([^}]+)\}/g, (_m, name: string) => {
     const v = r.pathParams?.[name];
@@ -236,7 +239,13 @@ export function prepareRequest(
     return encodeURIComponent(v);
   });
   const qs = query.toString();
-  return { method: op.method.toUpperCase(), path: qs === "" ? path : `${path}?${qs}`, headers, body };
+  return {
+    method: op.method.toUpperCase(),
+    path: qs === "" ? path : `${path}?${qs}`,
+    headers,
+    body,
+    credentials: op.authRequired ? credentials : undefined,
+  };
 }
 
 function substituteFresh(value: unknown, freshOf: (name: string, kind: string) => bigint | string): unknown {

@@ -28,6 +28,11 @@ export interface RunOptions {
   readonly generate?: GenerateOptions;
   /** Run no fixture (with generate: generated cases only). */
   readonly noFixtures?: boolean;
+  /**
+   * Which steps keep their headers and bodies in the results: those with a finding (default), or all.
+   * Every step keeps its method, URL, credentials, status and time.
+   */
+  readonly evidence?: "findings" | "all";
 }
 
 export interface GenerateOptions {

@@ -1,4 +1,5 @@
 import type { Finding } from "./checks.js";
+import type { Credentials } from "./fixtures.js";
 
 // What a run produces, as data: every module of the harness and every reporter speaks these types,
 // and none of them needs to import the module that runs cases to do so.
@@ -13,16 +14,23 @@ export interface ReportedFinding extends Finding {
   readonly counts: boolean;
 }
 
+/**
+ * One step as sent and answered. Headers and bodies (masked, bodies cut to 500 characters) are kept
+ * for steps with a finding, and for every step with the `evidence: "all"` option.
+ */
 export interface StepResult {
   readonly index: number;
   readonly request: {
     readonly method: string;
     readonly url: string;
-    readonly headers: Readonly<Record<string, string>>;
-    readonly body: string;
+    /** The credentials the fixture sent; absent when the operation requires none. */
+    readonly credentials?: Credentials;
+    readonly headers?: Readonly<Record<string, string>>;
+    readonly body?: string;
   };
   readonly response:
-    { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: string } | undefined;
+    | { readonly status: number; readonly headers?: Readonly<Record<string, string>>; readonly body?: string }
+    | undefined;
   readonly transportFailure: string | undefined;
   readonly durationMs: number;
   readonly findings: readonly ReportedFinding[];

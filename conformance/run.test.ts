@@ -29,7 +29,7 @@ describe("runConformance", () => {
   it("replays the same requests from the same seed, against a fresh server each time", async () => {
     const bodies = async (seed: bigint) => {
       const { results } = await withReference((url) =>
-        runConformance({ target: url, token: TOKEN, contract, seed, concurrency: 8 }),
+        runConformance({ target: url, token: TOKEN, contract, seed, concurrency: 8, evidence: "all" }),
       );
       return results.map((r) => ({
         fixture: r.fixture,
@@ -41,6 +41,37 @@ describe("runConformance", () => {
     const a = await bodies(12345n);
     expect(await bodies(12345n)).toEqual(a);
     expect(await bodies(54321n)).not.toEqual(a);
+  });
+
+  it("keeps headers and bodies for steps with a finding, or for every step with evidence: all", async () => {
+    // A server that fails on an empty tag and answers everything else as the reference does.
+    const variant = await startVariant(contract, (_req, body) =>
+      body?.tag === ""
+        ? { status: 500, headers: { "content-type": "application/json" }, body: '{"error":500,"message":"no"}' }
+        : undefined,
+    );
+    try {
+      const run = (evidence?: "all") =>
+        runConformance({ target: variant.url, token: TOKEN, contract, only: ["valid-*"], evidence });
+      const lean = (await run()).results.flatMap((r) => r.steps);
+      const passing = lean.filter((s) => s.findings.length === 0);
+      const failing = lean.filter((s) => s.findings.some((f) => f.severity === "failure"));
+      expect(passing.length).toBeGreaterThan(0);
+      expect(failing.length).toBeGreaterThan(0);
+      for (const s of passing) {
+        expect(Object.keys(s.request).sort()).toEqual(["credentials", "method", "url"]);
+        expect(Object.keys(s.response ?? {})).toEqual(["status"]);
+      }
+      for (const s of failing) {
+        expect(s.request.body).toContain('"tag":""');
+        expect(s.request.headers?.authorization).toBe("Bearer [REDACTED]");
+        expect(s.response).toMatchObject({ status: 500, body: '{"error":500,"message":"no"}' });
+      }
+      const full = (await run("all")).results.flatMap((r) => r.steps);
+      expect(full.every((s) => s.request.headers !== undefined && s.response?.body !== undefined)).toBe(true);
+    } finally {
+      await variant.close();
+    }
   });
 
   it("--only and --skip select fixtures and checks by id, with wildcards", async () => {

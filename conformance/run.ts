@@ -51,6 +51,7 @@ export async function runConformance(
       breaker: new TimeoutBreaker(options.timeoutsBeforeGivingUp ?? RUN_DEFAULTS.timeoutsBeforeGivingUp, timeoutMs),
       classify: classifier(options.baseline, options.strict === true),
       checkFilter: plan.checkFilter,
+      evidence: options.evidence ?? "findings",
     });
     const caseFinished = (result: CaseResult, index: number): void =>
       onEvent({ type: "case-finished", result, index, total });

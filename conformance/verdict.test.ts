@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Finding, Severity } from "./checks.js";
-import { MASK } from "./redact.js";
+import type { Credentials } from "./fixtures.js";
 import type { CaseResult, ReportedFinding, StepResult } from "./results.js";
 import { caseOutcome, classifier, summarize, type SummaryInput } from "./verdict.js";
 
@@ -52,10 +52,10 @@ describe("caseOutcome", () => {
 const step = (
   status: number | undefined,
   findings: ReportedFinding[] = [],
-  authorization = `Bearer ${MASK}`,
+  credentials: Credentials | "not-required" = "valid",
 ): StepResult => ({
   index: 0,
-  request: { method: "POST", url: "http://t/plants", headers: { authorization }, body: "{}" },
+  request: { method: "POST", url: "http://t/plants", ...(credentials === "not-required" ? {} : { credentials }) },
   response: status === undefined ? undefined : { status, headers: {}, body: "" },
   transportFailure: status === undefined ? "timeout" : undefined,
   durationMs: 1,
@@ -124,7 +124,11 @@ describe("summarize", () => {
       ["every request carrying the token got 401: is --token right for this target?"],
     ],
     ["one request with the token got 200", [step(401), step(200)], []],
-    ["only requests without the token got 401", [step(401, [], "Bearer wrong")], []],
+    ["only requests without the token got 401", [step(401, [], "wrong")], []],
+    // A lower-case scheme carries the right token, and a server may refuse it (RFC 9110 says the
+    // scheme is case-insensitive, the contract does not show it): not a sign of a wrong token.
+    ["only requests with the right token in a lower-case scheme got 401", [step(401, [], "lowercase-scheme")], []],
+    ["requests to operations that need no credentials got 401", [step(401, [], "not-required")], []],
   ] as const)("hints: %s", (_name, steps, hints) => {
     expect(summarize([result("a", "fail", [...steps])], input).hints).toEqual(hints);
   });

@@ -1,6 +1,5 @@
 import { baselineKey, type Baseline } from "./baseline.js";
 import type { Finding } from "./checks.js";
-import { MASK } from "./redact.js";
 import type { CaseResult, Outcome, ReportedFinding, RunSummary, StepResult } from "./results.js";
 
 /** Turns a finding of a fixture into a reported one: known to the baseline, counted, or neither. */
@@ -96,7 +95,7 @@ function noAnswerAtAll(steps: readonly StepResult[]): string | undefined {
 /** Advice drawn from the whole run. */
 function hints(steps: readonly StepResult[]): string[] {
   const statuses = steps
-    .filter((st) => st.request.headers.authorization?.includes(MASK) === true)
+    .filter((st) => st.request.credentials === "valid")
     .flatMap((st) => (st.response === undefined ? [] : [st.response.status]));
   if (statuses.length > 0 && statuses.every((s) => s === 401 || s === 403)) {
     return [`every request carrying the token got ${statuses[0]}: is --token right for this target?`];

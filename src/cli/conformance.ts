@@ -55,6 +55,8 @@ Verdict and reports:
   --baseline FILE           known deviations: reported, but not counted in the exit code
   --write-baseline FILE     write this run's counted and known findings as a baseline
   --report FORMAT=FILE      write a report: json=FILE or junit=FILE; repeatable
+  --evidence all            keep the headers and bodies of every step in the JSON report (default:
+                            only of steps with a finding; every step keeps its URL and status)
   --verbose                 show notes and evidence of passing cases too
 
 Limits:
@@ -88,6 +90,7 @@ export async function conformance(argv: string[], io: Io): Promise<number> {
     "write-baseline": { type: "string" },
     report: { type: "string", multiple: true },
     verbose: { type: "boolean" },
+    evidence: { type: "string" },
     timeout: { type: "string" },
     concurrency: { type: "string" },
     "max-response-bytes": { type: "string" },
@@ -137,6 +140,7 @@ export async function conformance(argv: string[], io: Io): Promise<number> {
           },
     noFixtures: values["no-fixtures"] === true,
     strict: values.strict === true,
+    evidence: evidenceFlag(values.evidence),
     baseline: values.baseline === undefined ? undefined : loadBaseline(values.baseline),
     // Floors and caps keep a run meaningful and its memory bounded (concurrency x read cap).
     timeoutMs: integerFlag("timeout", values.timeout, RUN_DEFAULTS.timeoutMs, 100, 600_000),
@@ -176,4 +180,9 @@ export async function conformance(argv: string[], io: Io): Promise<number> {
     out(`baseline with ${baseline.deviations.length} deviations written to ${baselineFile}`);
   }
   return summary.exitCode;
+}
+
+function evidenceFlag(value: string | undefined): "findings" | "all" {
+  if (value === undefined || value === "findings" || value === "all") return value ?? "findings";
+  throw new KitError("PS_USAGE", `--evidence: expected "all" or "findings", got ${JSON.stringify(value)}`);
 }
