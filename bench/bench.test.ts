@@ -33,3 +33,22 @@ it("npm run bench -- --smoke runs every section and writes its result", async ()
   expect(JSON.parse(readFileSync(out, "utf8")).servers.rows).toHaveLength(6);
   expect(lines.some((l) => l.startsWith("| reference | valid |"))).toBe(true);
 }, 180_000);
+
+it("npm run bench -- --smoke --only proxy measures direct, the bare pass-through and plantstore proxy", async () => {
+  const out = join(tempDir("plantstore-bench-"), "result.json");
+  const lines: string[] = [];
+  const result = await runBench({ sections: ["proxy"], smoke: true, out }, (l) => lines.push(l));
+  const p = result.proxy!;
+  for (const load of [p.direct, p.bare, p.proxied]) {
+    expect(load.total).toBeGreaterThan(0);
+    expect(load.errors).toBe(0);
+    expect(load.non2xx).toBe(0); // every create, through either proxy, reached the server and was a 200
+  }
+  for (const s of [p.sequential.direct, p.sequential.bare, p.sequential.proxied]) {
+    expect(s.p99Ms).toBeGreaterThanOrEqual(s.p50Ms);
+    expect(s.p50Ms).toBeGreaterThan(0);
+  }
+  expect(p.ratio).toBeCloseTo(p.proxied.requestsPerSecond / p.direct.requestsPerSecond, 6);
+  expect(lines.some((l) => l.startsWith("One request at a time: direct p50"))).toBe(true);
+  expect(JSON.parse(readFileSync(out, "utf8")).proxy.sequential.proxied.p99Ms).toBe(p.sequential.proxied.p99Ms);
+}, 120_000);

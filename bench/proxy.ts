@@ -1,14 +1,34 @@
-import { load, type LoadResult } from "./load.js";
-import { startProxyTarget, startTarget } from "./targets.js";
+import { Pool } from "undici";
+import { load, median, type LoadResult } from "./load.js";
+import { BENCH_TOKEN, startBareProxy, startProxyTarget, startTarget } from "./targets.js";
+
+/** One request at a time: what an e2e suite, mostly sequential, feels per exchange. */
+export interface SequentialResult {
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+}
 
 export interface ProxyBenchResult {
-  /** Medians over the rounds: the reference server called directly, and through `plantstore proxy`. */
+  /** Saturated, medians over the rounds: the reference server directly, through a bare pass-through, through `plantstore proxy`. */
   readonly direct: LoadResult;
+  readonly bare: LoadResult;
   readonly proxied: LoadResult;
-  /** Proxied over direct requests per second (target at least 0.60). */
+  /** Proxied over direct requests per second (the issue's target: at least 0.60). */
   readonly ratio: number;
-  /** Proxied p99 minus direct p99, in milliseconds (target at most 2). */
+  /** Proxied over the bare pass-through: what judging costs beyond forwarding at all. */
+  readonly ratioToBare: number;
+  /** Bare pass-through over direct: the most any proxy process gets on this machine. */
+  readonly bareRatio: number;
+  /** Saturated p99, proxied minus direct, in milliseconds (the issue's target: at most 2). */
   readonly addedP99Ms: number;
+  /** Sequential requests, microsecond timing: medians over the rounds. */
+  readonly sequential: {
+    readonly direct: SequentialResult;
+    readonly bare: SequentialResult;
+    readonly proxied: SequentialResult;
+  };
+  /** Sequential p99, proxied minus direct, in milliseconds. */
+  readonly sequentialAddedP99Ms: number;
   readonly rounds: number;
 }
 
@@ -17,36 +37,76 @@ interface Settings {
   readonly roundSeconds: number;
   readonly rounds: number;
   readonly connections: number;
+  readonly sequentialRequests: number;
 }
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+/** `n` creates one after another on one keep-alive connection, each timed on its own. */
+async function sequential(url: string, n: number, firstId: number): Promise<SequentialResult> {
+  const pool = new Pool(url, { connections: 1 });
+  const times: number[] = [];
+  try {
+    for (let i = 0; i < n; i++) {
+      const started = performance.now();
+      const res = await pool.request({
+        method: "POST",
+        path: "/plants",
+        headers: { "content-type": "application/json", authorization: `Bearer ${BENCH_TOKEN}` },
+        body: `{"id":${firstId + i},"name":"Bench fern","tag":"fern"}`,
+      });
+      await res.body.arrayBuffer();
+      times.push(performance.now() - started);
+      if (res.statusCode !== 200) throw new Error(`sequential create got ${res.statusCode}`);
+    }
+  } finally {
+    await pool.close();
+  }
+  times.sort((a, b) => a - b);
+  return { p50Ms: times[Math.floor(n * 0.5)]!, p99Ms: times[Math.floor(n * 0.99)]! };
+}
 
 /**
- * What the validation proxy costs a suite that runs through it: the reference server (its own process)
- * loaded with valid creates directly and through `plantstore proxy` (its own process), rounds
- * interleaved so both see the same machine; medians. Ids stay unique across all rounds.
+ * What the validation proxy costs a suite that runs through it. The reference server (its own
+ * process) is loaded with valid creates directly, through a bare node:http pass-through (the
+ * ceiling for any proxy process on the machine) and through `plantstore proxy` (its own process):
+ * saturated by autocannon, then one request at a time. Rounds interleaved so all three see the same
+ * machine; medians. Ids stay unique across all rounds.
  */
 export async function benchProxy(s: Settings, log: (line: string) => void): Promise<ProxyBenchResult> {
   const server = await startTarget("reference");
+  let bare: Awaited<ReturnType<typeof startBareProxy>> | undefined;
   let proxy: Awaited<ReturnType<typeof startProxyTarget>> | undefined;
   try {
+    bare = await startBareProxy(server.url);
     proxy = await startProxyTarget(server.url);
+    const urls = { direct: server.url, bare: bare.url, proxied: proxy.url };
+    const names = ["direct", "bare", "proxied"] as const;
     let nextId = 1;
     const run = async (url: string, seconds: number): Promise<LoadResult> => {
       const r = await load(url, "valid", seconds, s.connections, nextId);
       nextId += r.total + 1_000;
       return r;
     };
-    await run(server.url, s.warmupSeconds);
-    await run(proxy.url, s.warmupSeconds);
-    const direct: LoadResult[] = [];
-    const proxied: LoadResult[] = [];
+    const seq = async (url: string): Promise<SequentialResult> => {
+      const r = await sequential(url, s.sequentialRequests, nextId);
+      nextId += s.sequentialRequests + 1_000;
+      return r;
+    };
+    for (const name of names) await run(urls[name], s.warmupSeconds);
+    for (const name of names) await seq(urls[name]);
+    const loads = { direct: [] as LoadResult[], bare: [] as LoadResult[], proxied: [] as LoadResult[] };
+    const seqs = {
+      direct: [] as SequentialResult[],
+      bare: [] as SequentialResult[],
+      proxied: [] as SequentialResult[],
+    };
     for (let round = 1; round <= s.rounds; round++) {
-      direct.push(await run(server.url, s.roundSeconds));
-      proxied.push(await run(proxy.url, s.roundSeconds));
-      const [d, p] = [direct.at(-1)!, proxied.at(-1)!];
+      for (const name of names) loads[name].push(await run(urls[name], s.roundSeconds));
+      for (const name of names) seqs[name].push(await seq(urls[name]));
+      const rps = (name: (typeof names)[number]) => Math.round(loads[name].at(-1)!.requestsPerSecond);
+      const p99 = (name: (typeof names)[number]) => seqs[name].at(-1)!.p99Ms.toFixed(2);
       log(
-        `proxy round ${round}/${s.rounds}: direct ${Math.round(d.requestsPerSecond)} req/s, through the proxy ${Math.round(p.requestsPerSecond)} req/s`,
+        `proxy round ${round}/${s.rounds}: saturated req/s direct ${rps("direct")}, bare pass-through ${rps("bare")}, plantstore proxy ${rps("proxied")}; ` +
+          `sequential p99 ms ${p99("direct")}, ${p99("bare")}, ${p99("proxied")}`,
       );
     }
     const med = (rs: LoadResult[]): LoadResult => ({
@@ -57,16 +117,27 @@ export async function benchProxy(s: Settings, log: (line: string) => void): Prom
       non2xx: rs.reduce((n, r) => n + r.non2xx, 0),
       total: rs.reduce((n, r) => n + r.total, 0),
     });
-    const [d, p] = [med(direct), med(proxied)];
+    const medSeq = (rs: SequentialResult[]): SequentialResult => ({
+      p50Ms: median(rs.map((r) => r.p50Ms)),
+      p99Ms: median(rs.map((r) => r.p99Ms)),
+    });
+    const [d, b, p] = [med(loads.direct), med(loads.bare), med(loads.proxied)];
+    const sequentialResult = { direct: medSeq(seqs.direct), bare: medSeq(seqs.bare), proxied: medSeq(seqs.proxied) };
     return {
       direct: d,
+      bare: b,
       proxied: p,
       ratio: p.requestsPerSecond / d.requestsPerSecond,
+      ratioToBare: p.requestsPerSecond / b.requestsPerSecond,
+      bareRatio: b.requestsPerSecond / d.requestsPerSecond,
       addedP99Ms: p.p99Ms - d.p99Ms,
+      sequential: sequentialResult,
+      sequentialAddedP99Ms: sequentialResult.proxied.p99Ms - sequentialResult.direct.p99Ms,
       rounds: s.rounds,
     };
   } finally {
     await proxy?.stop();
+    await bare?.stop();
     await server.stop();
   }
 }

@@ -44,6 +44,7 @@ export async function runBench(o: BenchOptions, log: (line: string) => void): Pr
         generatedCases: 40,
         harnessRounds: 1,
         memoryCounts: [10_000, 20_000],
+        sequentialRequests: 200,
       }
     : {
         warmupSeconds: 3,
@@ -54,6 +55,7 @@ export async function runBench(o: BenchOptions, log: (line: string) => void): Pr
         generatedCases: 1_000,
         harnessRounds: 4,
         memoryCounts: [100_000, 1_000_000],
+        sequentialRequests: 3_000,
       };
   const result: BenchResult = {
     when: new Date().toISOString(),
@@ -137,10 +139,12 @@ export function table(r: BenchResult): string[] {
   }
   if (r.proxy) {
     const p = r.proxy;
+    const seq = (x: { p50Ms: number; p99Ms: number }) => `p50 ${fmt(x.p50Ms, 2)} ms, p99 ${fmt(x.p99Ms, 2)} ms`;
     lines.push(
       ``,
-      `Reference server, valid creates, medians of ${p.rounds} rounds: direct ${fmt(p.direct.requestsPerSecond)} req/s, p99 ${fmt(p.direct.p99Ms, 1)} ms; through plantstore proxy ${fmt(p.proxied.requestsPerSecond)} req/s, p99 ${fmt(p.proxied.p99Ms, 1)} ms`,
-      `proxy/direct req/s ${fmt(p.ratio, 2)} (target >= 0.60); p99 added ${fmt(p.addedP99Ms, 1)} ms (target <= 2); errors ${p.direct.errors + p.proxied.errors}, non-2xx ${p.direct.non2xx + p.proxied.non2xx}`,
+      `Reference server, valid creates, saturated (autocannon), medians of ${p.rounds} rounds: direct ${fmt(p.direct.requestsPerSecond)} req/s, p99 ${fmt(p.direct.p99Ms, 1)} ms; bare node:http pass-through ${fmt(p.bare.requestsPerSecond)} req/s, p99 ${fmt(p.bare.p99Ms, 1)} ms; plantstore proxy ${fmt(p.proxied.requestsPerSecond)} req/s, p99 ${fmt(p.proxied.p99Ms, 1)} ms`,
+      `proxy/direct req/s ${fmt(p.ratio, 2)} (issue target >= 0.60; the bare pass-through reaches ${fmt(p.bareRatio, 2)}); proxy/bare pass-through ${fmt(p.ratioToBare, 2)}; saturated p99 added ${fmt(p.addedP99Ms, 1)} ms (issue target <= 2); errors ${p.direct.errors + p.bare.errors + p.proxied.errors}, non-2xx ${p.direct.non2xx + p.bare.non2xx + p.proxied.non2xx}`,
+      `One request at a time: direct ${seq(p.sequential.direct)}; bare pass-through ${seq(p.sequential.bare)}; plantstore proxy ${seq(p.sequential.proxied)}; p99 added ${fmt(p.sequentialAddedP99Ms, 2)} ms`,
     );
   }
   if (r.memory) {

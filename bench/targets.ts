@@ -100,3 +100,10 @@ export async function startProxyTarget(upstream: string): Promise<{ url: string;
   await firstAnswer(url, Date.now() + 30_000);
   return { url, pid: child.pid as number, stop: stopChild(child) };
 }
+
+/** The bare node:http pass-through (bench/bare-proxy.ts) in its own process in front of `upstream`. */
+export async function startBareProxy(upstream: string): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+  const { child, url } = await spawnAndWait([join(KIT_ROOT, "dist", "bench", "bare-proxy.js"), upstream]);
+  await firstAnswer(url, Date.now() + 30_000);
+  return { url, pid: child.pid as number, stop: stopChild(child) };
+}
