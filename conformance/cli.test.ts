@@ -86,7 +86,7 @@ describe("plantstore conformance against the reference server", () => {
       expect(r.stdout).toContain("FAIL  valid-basic");
       expect(r.stdout).toContain("failure status.no-5xx: server error 500");
       expect(r.stdout).toMatch(/rule: +spec\/openapi\.yaml#\/paths\/~1plants\/post\/responses/);
-      expect(r.stdout).toContain('-H "authorization: Bearer $PLANTSTORE_TOKEN"');
+      expect(r.stdout).toContain('-H "authorization: Bearer ${PLANTSTORE_TOKEN}"');
       expect(r.stdout).toContain("[REDACTED]");
       const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "" }).parse(
         readFileSync(junit, "utf8"),

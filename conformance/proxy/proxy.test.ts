@@ -90,7 +90,7 @@ describe("the proxy in front of the reference server", () => {
         expect(e).toMatchObject({ client: "fail", server: "pass", status: 400 });
         expect(clientChecks(e)).toContain("request.body");
         expect(e.findings.every((f) => !f.counts)).toBe(true);
-        expect(e.curl).toContain('"authorization: Bearer $PLANTSTORE_TOKEN"');
+        expect(e.curl).toContain('"authorization: Bearer ${PLANTSTORE_TOKEN}"');
       }
       expect(exchanges[3]!.findings.map((f) => f.message).join()).toContain('charset "latin1" is not UTF-8');
       // No token is not the proxy's to judge; the 401 is undocumented, where the contract is silent: a note.

@@ -125,7 +125,7 @@ describe("no secret in any output", () => {
         proxyJunitReport(summary, exchanges),
       ].join("\n");
       expect(outputs).toContain("[REDACTED]");
-      expect(outputs).toContain("$PLANTSTORE_TOKEN");
+      expect(outputs).toContain("${PLANTSTORE_TOKEN}");
       for (const key of Object.values(keys)) {
         expect(outputs).not.toContain(key);
         expect(outputs).not.toContain(Buffer.from(key).toString("base64").slice(0, 8));

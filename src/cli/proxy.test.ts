@@ -72,7 +72,7 @@ describe("plantstore proxy", () => {
     proc.child.kill("SIGINT");
     expect(await proc.exited).toBe(0);
     expect(proc.stdout()).toContain("verdict: PASS, no answer broke the contract (exit 0)");
-    expect(proc.stdout()).toContain('"authorization: Bearer $PLANTSTORE_TOKEN"');
+    expect(proc.stdout()).toContain('"authorization: Bearer ${PLANTSTORE_TOKEN}"');
     const report = JSON.parse(readFileSync(jsonFile, "utf8"));
     expect(report.summary).toMatchObject({
       exchanges: 3,

@@ -1,0 +1,61 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { curlFor } from "./curl.js";
+import type { PreparedRequest } from "./fixtures.js";
+
+/** The words the shell hands to curl, with curl replaced by a function that prints them. */
+async function wordsOf(command: string, token: string): Promise<string[]> {
+  const script = `curl() { for a in "$@"; do printf '%s\\0' "$a"; done; }\n${command}`;
+  const { stdout } = await promisify(execFile)("sh", ["-c", script], {
+    env: { PATH: process.env.PATH, PLANTSTORE_TOKEN: token, HOME: "/should-not-appear" },
+  });
+  return stdout.split("\0").slice(0, -1);
+}
+
+const base = new URL("http://127.0.0.1:9/api");
+
+describe("curlFor: a command the shell turns back into the same request, the token never printed", () => {
+  it.each([
+    ["a short token that also occurs in other headers", "x", { "content-type": "text/plain" }],
+    ["a token next to letters and digits", "tok", { "x-note": "tokens tok1 atok" }],
+    ["shell characters around the token", "s3cr3t", { "x-note": '$HOME "quoted" `cmd` \\ s3cr3t $(id)' }],
+    ["a token with shell characters of its own", 'a$b`c"d', { "x-note": 'pre a$b`c"d post' }],
+  ])("%s", async (_name, token, extra) => {
+    const inQuery = /^[\w.-]+$/.test(token) ? `api_key=${token}&` : "";
+    const request: PreparedRequest = {
+      method: "POST",
+      path: `/plants?${inQuery}q=$HOME`,
+      headers: { authorization: `Bearer ${token}`, ...extra },
+      body: Buffer.from('{"name":"$HOME `x`"}'),
+    };
+    const command = curlFor(base, request, token);
+    if (token.length > 2) expect(command).not.toContain(token);
+    const words = await wordsOf(command, token);
+    expect(words.slice(0, 4)).toEqual(["-sS", "-i", "-X", "POST"]);
+    expect(words[4]).toBe(`http://127.0.0.1:9/api${request.path}`);
+    const headers = words.flatMap((w, i) => (words[i - 1] === "-H" ? [w] : []));
+    expect(headers).toEqual(Object.entries(request.headers).map(([k, v]) => `${k}: ${v}`));
+    expect(words.at(-1)).toBe('{"name":"$HOME `x`"}');
+  });
+
+  it("leaves a query token the shell cannot form-encode to the caller's mask, never to a raw expansion", () => {
+    const token = "a b&c";
+    const path = `/plants?${new URLSearchParams({ api_key: token }).toString()}`;
+    const command = curlFor(base, { method: "GET", path, headers: {}, body: undefined }, token);
+    expect(command).not.toContain("PLANTSTORE_TOKEN");
+    expect(command).toContain("a+b%26c"); // what the caller's redactor masks (URL- and form-encoded forms)
+  });
+
+  it("rebuilds a Basic credential from the token through base64", async () => {
+    const token = "user:pa$$";
+    const encoded = Buffer.from(token).toString("base64");
+    const command = curlFor(
+      base,
+      { method: "GET", path: "/plants", headers: { authorization: `Basic ${encoded}` }, body: undefined },
+      token,
+    );
+    expect(command).not.toContain(encoded);
+    expect(await wordsOf(command, token)).toContain(`authorization: Basic ${encoded}`);
+  });
+});
