@@ -22,6 +22,7 @@ const result = (fixture: string, ...steps: ReportedFinding[][]): CaseResult => (
   outcome: "fail",
   steps: steps.map((findings, index) => ({
     index,
+    operation: "createPlant",
     request: { method: "POST", url: "", headers: {}, body: "" },
     response: undefined,
     transportFailure: undefined,

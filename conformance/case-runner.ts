@@ -47,7 +47,7 @@ export function createCaseRunner(ctx: CaseContext): CaseRunner {
       if (ctx.breaker.open) {
         // Not judged: nothing was sent, so there is no evidence for or against the target.
         const result = ctx.breaker.notSent();
-        steps.push(stepResult(ctx, s, prepared, result, []));
+        steps.push(stepResult(ctx, fixture.operationId, s, prepared, result, []));
         error = result.failure.message;
         break;
       }
@@ -55,7 +55,7 @@ export function createCaseRunner(ctx: CaseContext): CaseRunner {
       ctx.breaker.record(result);
       if (result.ok && CAPACITY.has(result.response.status)) {
         // Limits and quotas are not shown by the contract: a refusal for capacity is not judged.
-        steps.push(stepResult(ctx, s, prepared, result, []));
+        steps.push(stepResult(ctx, fixture.operationId, s, prepared, result, []));
         const advice = "lower --concurrency, or give the target room";
         error = `the target refused for capacity (${result.response.status}); the case could not be judged: ${advice}`;
         break;
@@ -66,7 +66,7 @@ export function createCaseRunner(ctx: CaseContext): CaseRunner {
         ctx.classify(fixture.id, redactFinding(f, ctx.redact)),
       );
       statuses.push(result.ok ? result.response.status : undefined);
-      steps.push(stepResult(ctx, s, prepared, result, findings));
+      steps.push(stepResult(ctx, fixture.operationId, s, prepared, result, findings));
       if (!result.ok) {
         // The harness could not reach the target; any other transport failure is the target's (response.received).
         const harnessSide = result.failure.kind === "unreachable" || result.failure.kind === "tls";
@@ -107,6 +107,7 @@ export function guarded(runCase: CaseRunner, redact: Redactor): CaseRunner {
 
 function stepResult(
   ctx: CaseContext,
+  operation: string,
   index: number,
   prepared: PreparedRequest,
   result: ExchangeResult,
@@ -121,6 +122,7 @@ function stepResult(
   const credentials = prepared.credentials === undefined ? {} : { credentials: prepared.credentials };
   return {
     index,
+    operation,
     request: evidence
       ? {
           method: prepared.method,

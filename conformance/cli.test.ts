@@ -47,7 +47,60 @@ describe("plantstore conformance against the reference server", () => {
       expect(suite.testcase).toHaveLength(report.summary.total);
       expect(everything(r, json, junit)).not.toContain(SECRET);
       expect(r.stdout).toContain("verdict: PASS (exit 0)");
+      expect(r.stdout).toContain("coverage: 1 of 1 operations, 2 of 2 documented statuses");
+      expect(report.summary.coverage.operations).toEqual({ total: 1, exercised: 1, notExercised: [] });
     }
+  });
+
+  it("reports the operations a run left out, and --min-coverage turns a partial pass into exit 1", async () => {
+    // The kit's contract grown by a read: the fixtures name only the create.
+    const spec = join(dir, "grown.yaml");
+    const grown = readFileSync(new URL("../spec/openapi.yaml", import.meta.url), "utf8").replace(
+      /^components:/m,
+      [
+        "  /plants/{id}:",
+        "    get:",
+        "      operationId: readPlant",
+        "      parameters:",
+        "        - { name: id, in: path, required: true, schema: { type: integer, format: int64 } }",
+        "      responses:",
+        "        '200':",
+        "          description: the plant",
+        "          content:",
+        "            application/json:",
+        "              schema: { $ref: '#/components/schemas/Plant' }",
+        "components:",
+      ].join("\n"),
+    );
+    writeFileSync(spec, grown);
+    const json = join(dir, "grown.json");
+    const plain = await runCli(["conformance", "--target", server.url, "--spec", spec, "--report", `json=${json}`], {
+      PLANTSTORE_TOKEN: SECRET,
+    });
+    expect(plain.code, plain.stdout + plain.stderr).toBe(0);
+    expect(plain.stdout).toContain("coverage: 1 of 2 operations, 2 of 3 documented statuses");
+    expect(plain.stdout).toContain(
+      "not exercised: GET /plants/{id} (readPlant): no fixture names it; --generate makes cases for it",
+    );
+    expect(plain.stdout).toContain("verdict: PASS, 1 of 2 operations not exercised (exit 0)");
+    const report = JSON.parse(readFileSync(json, "utf8"));
+    expect(report.summary.coverage.operations).toMatchObject({ total: 2, exercised: 1 });
+    expect(report.summary.coverage.operations.notExercised[0].operation).toBe("readPlant");
+
+    const gated = await runCli(["conformance", "--target", server.url, "--spec", spec, "--min-coverage", "100"], {
+      PLANTSTORE_TOKEN: SECRET,
+    });
+    expect(gated.code, gated.stdout + gated.stderr).toBe(1);
+    expect(gated.stdout).toContain("coverage too low: 1 of 2 operations exercised (50.0%), under --min-coverage 100%");
+    expect(gated.stdout).toContain(
+      "verdict: FAIL, too little of the contract was exercised, 1 of 2 operations not exercised (exit 1)",
+    );
+
+    const bad = await runCli(["conformance", "--target", server.url, "--min-coverage", "101"], {
+      PLANTSTORE_TOKEN: SECRET,
+    });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--min-coverage must be an integer from 0 to 100");
   });
 
   it("exits 1 against a faulty server, with the rule, the evidence and a curl command, and no token anywhere", async () => {

@@ -33,6 +33,8 @@ export interface RunOptions {
    * Every step keeps its method, URL, credentials, status and time.
    */
   readonly evidence?: "findings" | "all";
+  /** Percentage (0 to 100) of the contract's operations the run must exercise, or it exits 1. */
+  readonly minCoverage?: number;
 }
 
 export interface GenerateOptions {

@@ -20,6 +20,8 @@ export interface ReportedFinding extends Finding {
  */
 export interface StepResult {
   readonly index: number;
+  /** The operationId the step called. */
+  readonly operation: string;
   readonly request: {
     readonly method: string;
     readonly url: string;
@@ -79,7 +81,13 @@ export interface RunSummary {
   readonly runError: string | undefined;
   /** Advice drawn from the whole run (for example: the token seems wrong). */
   readonly hints: readonly string[];
-  /** 0: no counted findings; 1: counted findings; 2: the run could not be completed. */
+  /** What the run exercised of the contract. */
+  readonly coverage: Coverage;
+  /** With --min-coverage: the percentage of operations that had to be exercised. */
+  readonly minCoverage: number | undefined;
+  /** Why the coverage is below --min-coverage, when it is (exit code 1). */
+  readonly coverageShortfall: string | undefined;
+  /** 0: no counted findings; 1: counted findings, or coverage under --min-coverage; 2: the run could not be completed. */
   readonly exitCode: 0 | 1 | 2;
 }
 
@@ -93,3 +101,25 @@ export type RunEvent =
     }
   | { readonly type: "case-finished"; readonly result: CaseResult; readonly index: number; readonly total: number }
   | { readonly type: "run-finished"; readonly summary: RunSummary; readonly results: readonly CaseResult[] };
+
+/** An operation a run did not exercise, and why. */
+export interface NotExercised {
+  readonly operation: string;
+  readonly method: string;
+  readonly path: string;
+  readonly reason: string;
+}
+
+/** What a run exercised of the contract: operations that got an answer, documented statuses seen. */
+export interface Coverage {
+  readonly operations: {
+    readonly total: number;
+    readonly exercised: number;
+    readonly notExercised: readonly NotExercised[];
+  };
+  readonly statuses: {
+    readonly total: number;
+    readonly exercised: number;
+    readonly notExercised: readonly { readonly operation: string; readonly status: string }[];
+  };
+}

@@ -4,6 +4,7 @@ import { KitError } from "../src/errors.js";
 import { DEFAULT_SPEC, shortPath } from "../src/paths.js";
 import { TimeoutBreaker } from "./breaker.js";
 import { createCaseRunner, guarded } from "./case-runner.js";
+import { computeCoverage } from "./coverage.js";
 import { Random, randomSeed } from "./fresh.js";
 import { runGenerated } from "./generated-run.js";
 import { createHttpClient } from "./http-client.js";
@@ -79,6 +80,8 @@ export async function runConformance(
       ran: plan.fixtures.map((f) => f.id),
       loaded: plan.loaded.map((f) => f.id),
       durationMs: performance.now() - started,
+      coverage: computeCoverage(contract, results, plan.notPlanned),
+      minCoverage: options.minCoverage,
     });
     onEvent({ type: "run-finished", summary, results });
     return { summary, results };

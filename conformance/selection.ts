@@ -21,6 +21,8 @@ export interface CasePlan extends Selection {
   readonly generatedOperations: readonly CompiledOperation[];
   /** Cases the run reports: one per selected fixture, one per generated operation and polarity. */
   readonly total: number;
+  /** Why each operation no case targets is left out, by operationId (for the coverage report). */
+  readonly notPlanned: ReadonlyMap<string, string>;
 }
 
 /**
@@ -46,7 +48,35 @@ export function planCases(contract: Contract, options: RunOptions): CasePlan {
     );
   }
   const total = fixtures.length + generatedOperations.length * 2;
-  return { loaded, fixtures, checkFilter, generatedOperations, total };
+  const why = notPlanned(contract, { loaded, fixtures, generated: generatedOperations }, options);
+  return { loaded, fixtures, checkFilter, generatedOperations, total, notPlanned: why };
+}
+
+/** Why the operations no selected fixture and no generated case targets are left out. */
+function notPlanned(
+  contract: Contract,
+  p: { loaded: readonly Fixture[]; fixtures: readonly Fixture[]; generated: readonly CompiledOperation[] },
+  options: RunOptions,
+): Map<string, string> {
+  const targeted = new Set([...p.fixtures.map((f) => f.operationId), ...p.generated.map((o) => o.operationId)]);
+  const withFixtures = new Set(p.loaded.map((f) => f.operationId));
+  const why = new Map<string, string>();
+  for (const op of contract.operations) {
+    if (targeted.has(op.operationId)) continue;
+    const generator =
+      options.generate === undefined
+        ? "; --generate makes cases for it"
+        : "; the generator makes cases only for operations that take an application/json body";
+    why.set(
+      op.operationId,
+      withFixtures.has(op.operationId)
+        ? "its fixtures were left out by --only/--skip"
+        : options.noFixtures === true
+          ? `--no-fixtures${generator}`
+          : `no fixture names it${generator}`,
+    );
+  }
+  return why;
 }
 
 /** A pattern with `*` wildcards as an anchored regular expression; everything else is literal. */

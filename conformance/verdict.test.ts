@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Finding, Severity } from "./checks.js";
 import type { Credentials } from "./fixtures.js";
-import type { CaseResult, ReportedFinding, StepResult } from "./results.js";
+import type { CaseResult, Coverage, ReportedFinding, StepResult } from "./results.js";
 import { caseOutcome, classifier, summarize, type SummaryInput } from "./verdict.js";
 
 const finding = (severity: Severity, check: Finding["check"] = "status.no-5xx"): Finding => ({
@@ -55,6 +55,7 @@ const step = (
   credentials: Credentials | "not-required" = "valid",
 ): StepResult => ({
   index: 0,
+  operation: "createPlant",
   request: { method: "POST", url: "http://t/plants", ...(credentials === "not-required" ? {} : { credentials }) },
   response: status === undefined ? undefined : { status, headers: {}, body: "" },
   transportFailure: status === undefined ? "timeout" : undefined,
@@ -81,9 +82,50 @@ const input: SummaryInput = {
   ran: ["a", "b"],
   loaded: ["a", "b", "c"],
   durationMs: 5,
+  coverage: coverageOf(2, 2),
 };
 
+function coverageOf(total: number, exercised: number): Coverage {
+  const notExercised = Array.from({ length: total - exercised }, (_, i) => ({
+    operation: `op${i}`,
+    method: "GET",
+    path: `/op${i}`,
+    reason: "no fixture names it",
+  }));
+  return {
+    operations: { total, exercised, notExercised },
+    statuses: { total: 0, exercised: 0, notExercised: [] },
+  };
+}
+
 describe("summarize", () => {
+  it.each([
+    ["no minimum, half the operations exercised", coverageOf(4, 2), undefined, 0, undefined],
+    ["all exercised, minimum 100", coverageOf(3, 3), 100, 0, undefined],
+    ["2 of 3 exercised, minimum 66", coverageOf(3, 2), 66, 0, undefined],
+    [
+      "2 of 3 exercised, minimum 67",
+      coverageOf(3, 2),
+      67,
+      1,
+      "2 of 3 operations exercised (66.7%), under --min-coverage 67%",
+    ],
+  ] as const)("coverage %s: exit %s", (_name, coverage, minCoverage, exitCode, shortfall) => {
+    const summary = summarize([result("a", "pass", [step(200)])], { ...input, coverage, minCoverage });
+    expect(summary.exitCode).toBe(exitCode);
+    expect(summary.coverageShortfall).toBe(shortfall);
+    expect(summary.coverage).toBe(coverage);
+  });
+
+  it("a run that could not judge stays exit 2 under a coverage shortfall", () => {
+    const summary = summarize([result("a", "error", [step(200)])], {
+      ...input,
+      coverage: coverageOf(2, 0),
+      minCoverage: 100,
+    });
+    expect(summary.exitCode).toBe(2);
+  });
+
   it.each([
     ["every case passed", [result("a", "pass", [step(200)])], 0],
     ["a known deviation only", [result("a", "known", [step(500, [reported("failure", true, false)])])], 0],

@@ -1,6 +1,7 @@
 import { baselineKey, type Baseline } from "./baseline.js";
 import type { Finding } from "./checks.js";
-import type { CaseResult, Outcome, ReportedFinding, RunSummary, StepResult } from "./results.js";
+import { operationCoveragePercent } from "./coverage.js";
+import type { CaseResult, Coverage, Outcome, ReportedFinding, RunSummary, StepResult } from "./results.js";
 
 /** Turns a finding of a fixture into a reported one: known to the baseline, counted, or neither. */
 export type Classify = (fixture: string, finding: Finding) => ReportedFinding;
@@ -36,6 +37,9 @@ export interface SummaryInput {
   readonly ran: readonly string[];
   readonly loaded: readonly string[];
   readonly durationMs: number;
+  readonly coverage: Coverage;
+  /** Percentage of operations a run must exercise (--min-coverage); undefined: no minimum. */
+  readonly minCoverage?: number;
 }
 
 /** The run's summary and exit code: 2 if anything could not be judged, else 1 if anything counts, else 0. */
@@ -44,6 +48,12 @@ export function summarize(results: readonly CaseResult[], input: SummaryInput): 
   const count = (o: Outcome): number => results.filter((r) => r.outcome === o).length;
   const steps = results.flatMap((r) => r.steps);
   const runError = noAnswerAtAll(steps);
+  const percent = operationCoveragePercent(input.coverage);
+  const coverageShortfall =
+    input.minCoverage !== undefined && percent < input.minCoverage
+      ? `${input.coverage.operations.exercised} of ${input.coverage.operations.total} operations exercised ` +
+        `(${percent.toFixed(1)}%), under --min-coverage ${input.minCoverage}%`
+      : undefined;
   return {
     target: input.target,
     spec: input.spec,
@@ -61,7 +71,11 @@ export function summarize(results: readonly CaseResult[], input: SummaryInput): 
     durationMs: input.durationMs,
     runError,
     hints: hints(steps),
-    exitCode: runError !== undefined || count("error") > 0 ? 2 : count("fail") > 0 ? 1 : 0,
+    coverage: input.coverage,
+    minCoverage: input.minCoverage,
+    coverageShortfall,
+    exitCode:
+      runError !== undefined || count("error") > 0 ? 2 : count("fail") > 0 || coverageShortfall !== undefined ? 1 : 0,
   };
 }
 

@@ -1,3 +1,4 @@
+import { coverageLine } from "../coverage.js";
 import type { CaseResult, ReportedFinding, RunEvent, RunSummary } from "../results.js";
 
 export interface ConsoleOptions {
@@ -74,12 +75,23 @@ export function summaryLines(s: RunSummary): string[] {
   for (const stale of s.staleBaseline)
     lines.push(`baseline entry did not occur (fixed? remove it): ${stale.fixture} ${stale.check}`);
   for (const hint of s.hints) lines.push(`hint: ${visible(hint)}`);
+  lines.push(coverageLine(s.coverage));
+  for (const n of s.coverage.operations.notExercised)
+    lines.push(`  not exercised: ${n.method} ${n.path} (${n.operation}): ${n.reason}`);
+  if (s.coverageShortfall !== undefined) lines.push(`coverage too low: ${s.coverageShortfall}`);
   if (s.runError !== undefined) lines.push(`could not judge the target: ${visible(s.runError)}`);
+  const left = s.coverage.operations.total - s.coverage.operations.exercised;
+  // A pass says what it did not cover: a pass over part of a contract is not a pass over all of it.
+  const partly = left === 0 ? "" : `, ${left} of ${s.coverage.operations.total} operations not exercised`;
+  const failedOn =
+    s.failed > 0 || s.coverageShortfall === undefined
+      ? "the target breaks the contract"
+      : "too little of the contract was exercised";
   lines.push(
     s.exitCode === 0
-      ? "verdict: PASS (exit 0)"
+      ? `verdict: PASS${partly} (exit 0)`
       : s.exitCode === 1
-        ? "verdict: FAIL, the target breaks the contract (exit 1)"
+        ? `verdict: FAIL, ${failedOn}${partly} (exit 1)`
         : "verdict: ERROR, the run could not judge every case (exit 2)",
   );
   return lines;

@@ -44,7 +44,7 @@ export function junitReport(summary: RunSummary, results: readonly CaseResult[])
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="plantstore conformance" ${attrs}>`,
     `  <testsuite name="${xml(`conformance ${summary.target}`)}" ${attrs}>`,
-    `    <properties><property name="seed" value="${xml(summary.seed)}"/><property name="spec" value="${xml(summary.spec)}"/><property name="target" value="${xml(summary.target)}"/></properties>`,
+    `    <properties><property name="seed" value="${xml(summary.seed)}"/><property name="spec" value="${xml(summary.spec)}"/><property name="target" value="${xml(summary.target)}"/><property name="coverage.operations" value="${summary.coverage.operations.exercised}/${summary.coverage.operations.total}"/><property name="coverage.statuses" value="${summary.coverage.statuses.exercised}/${summary.coverage.statuses.total}"/></properties>`,
     ...cases,
     "  </testsuite>",
     "</testsuites>",

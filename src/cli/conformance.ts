@@ -55,6 +55,8 @@ Verdict and reports:
   --baseline FILE           known deviations: reported, but not counted in the exit code
   --write-baseline FILE     write this run's counted and known findings as a baseline
   --report FORMAT=FILE      write a report: json=FILE or junit=FILE; repeatable
+  --min-coverage PCT        exit 1 when less than PCT percent (0 to 100) of the contract's operations
+                            got an answer (default: no minimum; the verdict line says what was left)
   --evidence all            keep the headers and bodies of every step in the JSON report (default:
                             only of steps with a finding; every step keeps its URL and status)
   --verbose                 show notes and evidence of passing cases too
@@ -91,6 +93,7 @@ export async function conformance(argv: string[], io: Io): Promise<number> {
     report: { type: "string", multiple: true },
     verbose: { type: "boolean" },
     evidence: { type: "string" },
+    "min-coverage": { type: "string" },
     timeout: { type: "string" },
     concurrency: { type: "string" },
     "max-response-bytes": { type: "string" },
@@ -141,6 +144,10 @@ export async function conformance(argv: string[], io: Io): Promise<number> {
     noFixtures: values["no-fixtures"] === true,
     strict: values.strict === true,
     evidence: evidenceFlag(values.evidence),
+    minCoverage:
+      values["min-coverage"] === undefined
+        ? undefined
+        : integerFlag("min-coverage", values["min-coverage"], 100, 0, 100),
     baseline: values.baseline === undefined ? undefined : loadBaseline(values.baseline),
     // Floors and caps keep a run meaningful and its memory bounded (concurrency x read cap).
     timeoutMs: integerFlag("timeout", values.timeout, RUN_DEFAULTS.timeoutMs, 100, 600_000),

@@ -1,0 +1,69 @@
+import type { CompiledOperation, Contract } from "../src/contract/index.js";
+import type { CaseResult, Coverage, NotExercised } from "./results.js";
+
+/**
+ * What a run exercised of the contract, so a run never passes in silence over what it did not send:
+ * - an operation is exercised when a request to it got an HTTP answer;
+ * - a documented status (an exact code, a `2XX`-style range, `default`) when an answer of that
+ *   operation was matched to it, the way the checks match answers (exact, then range, then default);
+ * - an operation not exercised is listed with why (`why`: the planner's reasons, by operationId).
+ */
+export function computeCoverage(
+  contract: Contract,
+  results: readonly CaseResult[],
+  why: ReadonlyMap<string, string>,
+): Coverage {
+  const answered = new Map<string, Set<string>>();
+  const sent = new Set<string>();
+  for (const r of results)
+    for (const st of r.steps) {
+      const op = st.operation ?? r.operation;
+      sent.add(op);
+      if (st.response === undefined) continue;
+      const operation = contract.operation(op);
+      const documented = operation?.responseFor(st.response.status);
+      let statuses = answered.get(op);
+      if (statuses === undefined) answered.set(op, (statuses = new Set()));
+      if (documented !== undefined) statuses.add(documented.status.toUpperCase());
+    }
+
+  const notExercised: NotExercised[] = [];
+  const statusesLeft: { operation: string; status: string }[] = [];
+  let statusTotal = 0;
+  for (const op of contract.operations) {
+    const got = answered.get(op.operationId);
+    const documented = [...op.responses.values()].map((r) => r.status);
+    statusTotal += documented.length;
+    for (const status of documented)
+      if (got?.has(status.toUpperCase()) !== true) statusesLeft.push({ operation: op.operationId, status });
+    if (got !== undefined) continue;
+    const reason = sent.has(op.operationId)
+      ? "no request to it got an HTTP answer"
+      : (why.get(op.operationId) ?? "no case of this run names it");
+    notExercised.push({ ...describe(op), reason });
+  }
+  const total = contract.operations.length;
+  return {
+    operations: { total, exercised: total - notExercised.length, notExercised },
+    statuses: { total: statusTotal, exercised: statusTotal - statusesLeft.length, notExercised: statusesLeft },
+  };
+}
+
+const describe = (op: CompiledOperation): Pick<NotExercised, "operation" | "method" | "path"> => ({
+  operation: op.operationId,
+  method: op.method.toUpperCase(),
+  path: op.pathTemplate,
+});
+
+/** Operations exercised, in percent (100 for a contract without operations). */
+export function operationCoveragePercent(c: Coverage): number {
+  return c.operations.total === 0 ? 100 : (100 * c.operations.exercised) / c.operations.total;
+}
+
+/** The coverage line of the console and the Markdown-ish summaries. */
+export function coverageLine(c: Coverage): string {
+  return (
+    `coverage: ${c.operations.exercised} of ${c.operations.total} operations, ` +
+    `${c.statuses.exercised} of ${c.statuses.total} documented statuses`
+  );
+}
