@@ -1,4 +1,6 @@
+import { execFile } from "node:child_process";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { beforeAll, describe, expect, it } from "vitest";
 import { KitError } from "../errors.js";
@@ -84,6 +86,18 @@ describe("the multi-operation Plant Store (test/data/multi-op/plant-store-multi.
     for (const name of ["Plant", "NewPlant", "Error"])
       expect(multi.components.schemas[name], name).toEqual(kit.components.schemas[name]);
     for (const o of contract.operations) expect(o.authRequired, o.operationId).toBe(true);
+  });
+
+  it("passes Spectral's OpenAPI ruleset with no finding at all", async () => {
+    const spectral = join(KIT_ROOT, "node_modules", ".bin", "spectral");
+    // Spectral exits non-zero when it finds errors; its JSON is on stdout either way.
+    const stdout = await promisify(execFile)(spectral, ["lint", "--quiet", "--format", "json", MULTI], {
+      cwd: KIT_ROOT,
+    }).then(
+      (r) => r.stdout,
+      (e: { stdout?: string }) => e.stdout ?? "",
+    );
+    expect(JSON.parse(stdout)).toEqual([]);
   });
 
   it("exposes only pointers that resolve in the document, to the objects themselves", () => {
