@@ -4,9 +4,18 @@ import type { Ajv, ValidateFunction } from "ajv";
 import { KitError } from "../errors.js";
 import { escapeRegExp } from "../regexp.js";
 import { createAjv, dialectOf, type SchemaDialect } from "./ajv.js";
+import { analyseNumber } from "./exact-json.js";
 import { escapePointer, resolvePointer } from "./json-pointer.js";
 import { matchMediaType } from "./media-type.js";
 import { fromAjvErrors, type Violation } from "./violations.js";
+
+// Pointers. Every `pointer` a compiled operation exposes is where the object really lives in
+// `Contract.document`: the operation-relative pointer (`/paths/~1plants/post/responses/400`) when the
+// object is written inline there, which is every pointer of the kit's own spec, and the target of its
+// `$ref` (chains followed: `/components/responses/BadRequest`) when it is referenced. So every pointer
+// resolves to the object itself, never to a `$ref` stub, and a pointer built on it (`${pointer}/content`,
+// `${pointer}/schema`) resolves too: a finding cites the rule where a reader finds it, and the
+// validators are compiled from the same place (Ajv resolves only pointers that exist in the document).
 
 /** Validates a parsed value; an empty list means valid. Never throws for invalid data. */
 export type Validator = (value: unknown) => Violation[];
@@ -20,10 +29,70 @@ export interface MediaTypeEntry {
   readonly validate: Validator;
 }
 
+/** Where a parameter goes in a request. */
+export type ParameterLocation = "path" | "query" | "header" | "cookie";
+
+/** A `content`-typed parameter or header: its one media type and that media type's schema. */
+export interface ParameterContent {
+  readonly mediaType: string;
+  /** The media type's schema, its top `$ref`s followed (see schemaAt); undefined when it has none. */
+  readonly schema: unknown;
+  /** The media type object's pointer. */
+  readonly pointer: string;
+}
+
+/** A parameter of an operation, with the OpenAPI defaults applied. */
+export interface CompiledParameter {
+  readonly name: string;
+  readonly in: ParameterLocation;
+  /** Path parameters are always required. */
+  readonly required: boolean;
+  readonly deprecated: boolean;
+  /** Where the parameter object really lives. */
+  readonly pointer: string;
+  /** Defaults applied: `simple` for path and header, `form` for query and cookie. */
+  readonly style: string;
+  /** Defaults applied: true for style `form`, false otherwise. */
+  readonly explode: boolean;
+  readonly allowReserved: boolean;
+  readonly allowEmptyValue: boolean;
+  /** The parameter's schema, its top `$ref`s followed (it may still hold internal $refs); undefined with `content`. */
+  readonly schema: unknown;
+  /** For a `content`-typed parameter: its one media type and that media type's schema. */
+  readonly content?: ParameterContent;
+  /**
+   * Validates a value already deserialised (a string, number, array or object as the schema wants).
+   * Integers a double cannot hold may come as bigints or as exact-json's stand-in doubles; either is
+   * judged as the body validators judge exact JSON (int64 bounds exactly). Violations are located as
+   * `path/id`, `query/limit`, `header/X-Request-Id`, `cookie/session`.
+   */
+  readonly validate: Validator;
+}
+
+/** A response header (`Content-Type` is never one: OAS says it is ignored among response headers). */
+export interface CompiledHeader {
+  /** The name as the spec writes it; the map holding it is keyed by the lower-case name. */
+  readonly name: string;
+  readonly required: boolean;
+  readonly deprecated: boolean;
+  /** Where the header object really lives. */
+  readonly pointer: string;
+  /** Headers have style `simple`; explode defaults to false. */
+  readonly explode: boolean;
+  /** The header's schema, its top `$ref`s followed; undefined with `content`. */
+  readonly schema: unknown;
+  readonly content?: ParameterContent;
+  /** Validates a value already deserialised, as CompiledParameter.validate; located as `header/<name>`. */
+  readonly validate: Validator;
+}
+
 export interface CompiledResponse {
   readonly status: string;
   readonly pointer: string;
+  /** By media type; empty for a bodiless response (no `content`). */
   readonly content: ReadonlyMap<string, MediaTypeEntry>;
+  /** Documented headers by lower-case name. */
+  readonly headers: ReadonlyMap<string, CompiledHeader>;
 }
 
 export interface SecurityScheme {
@@ -42,14 +111,22 @@ export interface CompiledOperation {
   readonly method: string;
   readonly pathTemplate: string;
   readonly pointer: string;
+  /**
+   * Path-item-level parameters merged with the operation's (the operation's win for the same name
+   * and location; header names compare without case): the path item's not overridden, in document
+   * order, then the operation's, in document order.
+   */
+  readonly parameters: readonly CompiledParameter[];
   readonly requestBody:
     | { readonly required: boolean; readonly pointer: string; readonly content: ReadonlyMap<string, MediaTypeEntry> }
     | undefined;
+  /** By status as the spec writes it, upper case: `200`, `2XX`, `DEFAULT`. */
   readonly responses: ReadonlyMap<string, CompiledResponse>;
   /** Alternatives (any one suffices), each a list of schemes that must all hold; empty: no auth. */
   readonly security: readonly (readonly SecurityScheme[])[];
   /** False when the operation needs no credentials: no requirement, or an empty one (`{}`) among them. */
   readonly authRequired: boolean;
+  /** The operation's `security`, else the document's, else (no security anywhere) the operation. */
   readonly pointerOfSecurity: string;
   matchPath(path: string): Readonly<Record<string, string>> | undefined;
   /** The response the spec documents for a status: exact code, then `2XX`-style range, then default. */
@@ -78,10 +155,53 @@ export type RouteResult =
   | { readonly kind: "method-not-allowed"; readonly allowed: readonly string[] }
   | { readonly kind: "not-found" };
 
+/** A node of the document and the JSON pointer where it lives. */
+export interface Located {
+  readonly value: unknown;
+  readonly pointer: string;
+}
+
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
+const LOCATIONS: readonly string[] = ["path", "query", "header", "cookie"];
+const STATUS_KEY = /^(?:[1-5](?:\d\d|XX)|DEFAULT)$/;
 const DOC_ID = "plantstore:openapi";
+const MAX_HOPS = 32;
 
 type Json = Record<string, unknown>;
+
+/**
+ * Follows the internal `$ref`s (`#/...`, chains too) at the top of the node at `pointer`: the object
+ * it stands for and the pointer where that lives. Undefined when the pointer or a `$ref` leads nowhere,
+ * or the `$ref`s go round in a circle. A schema's siblings of `$ref` (OAS 3.1) are not merged.
+ */
+export function locateRef(document: unknown, pointer: string): Located | undefined {
+  let current = pointer;
+  let value = resolvePointer(document, pointer);
+  for (let hops = 0; hops <= MAX_HOPS; hops++) {
+    const ref = refOf(value);
+    if (ref === undefined) return value === undefined ? undefined : { value, pointer: current };
+    current = ref;
+    value = resolvePointer(document, ref);
+  }
+  return undefined;
+}
+
+/**
+ * The schema at a pointer of the contract's document with its top `$ref`s followed (the generators'
+ * way in: `schemaAt(contract, `${entry.pointer}/schema`)`); it may still hold `$ref`s inside, which
+ * the caller follows the same way. Undefined when nothing is there.
+ */
+export function schemaAt(contract: Pick<Contract, "document">, pointer: string): unknown {
+  return locateRef(contract.document, pointer)?.value;
+}
+
+/** The JSON pointer an internal `$ref` names, or undefined for anything else. */
+function refOf(node: unknown): string | undefined {
+  if (typeof node !== "object" || node === null) return undefined;
+  const ref = (node as Json).$ref;
+  if (typeof ref !== "string" || !ref.startsWith("#")) return undefined;
+  return safeDecode(ref.slice(1));
+}
 
 /** Compiles an already validated, bundled document (internal $refs only). */
 export function compileContract(document: Json, source: string): Contract {
@@ -93,19 +213,19 @@ export function compileContract(document: Json, source: string): Contract {
   // The whole document is one schema resource, so $refs (circular ones too) resolve as Ajv resolves
   // any JSON pointer, and each validator is compiled once from a pointer into it.
   ajv.addSchema(doc, DOC_ID, undefined, false);
-  const deref = makeDeref(doc);
+  const c: Compiler = { doc, ajv, validators: new Map() };
   const info = (doc.info ?? {}) as Json;
-  const schemes = (deref((doc.components as Json | undefined)?.securitySchemes) ?? {}) as Json;
+  const schemes = deref(c, "/components/securitySchemes");
 
   const operations: CompiledOperation[] = [];
-  const paths = (doc.paths ?? {}) as Json;
-  for (const [pathTemplate, rawItem] of Object.entries(paths)) {
-    const item = (deref(rawItem) ?? {}) as Json;
+  for (const pathTemplate of Object.keys((doc.paths ?? {}) as Json)) {
+    if (!pathTemplate.startsWith("/")) continue; // x- extensions
+    const item = deref(c, `/paths/${escapePointer(pathTemplate)}`);
+    const itemValue = (item.value ?? {}) as Json;
     for (const method of METHODS) {
-      const op = deref(item[method]) as Json | undefined;
-      if (op === undefined) continue;
-      const pointer = `/paths/${escapePointer(pathTemplate)}/${method}`;
-      operations.push(compileOperation(ajv, deref, doc, schemes, op, method, pathTemplate, pointer));
+      if (itemValue[method] === undefined) continue;
+      const op = deref(c, `${item.pointer}/${method}`);
+      operations.push(compileOperation(c, schemes, item, op, method, pathTemplate));
     }
   }
   const byId = new Map(operations.map((o) => [o.operationId, o]));
@@ -132,41 +252,69 @@ export function compileContract(document: Json, source: string): Contract {
   });
 }
 
+interface Compiler {
+  readonly doc: Json;
+  readonly ajv: Ajv;
+  /** Compiled validators by their schema (see validatorAt). */
+  readonly validators: Map<string, ValidateFunction>;
+}
+
+/**
+ * The node at a pointer with its `$ref`s followed, and where it really lives. A `$ref` that leads
+ * nowhere or round in a circle makes the document invalid: the error names where it was met.
+ */
+function deref(c: Compiler, pointer: string): Located {
+  const value = resolvePointer(c.doc, pointer);
+  if (refOf(value) === undefined) return { value, pointer };
+  const found = locateRef(c.doc, pointer);
+  if (found === undefined) {
+    const ref = String((value as Json).$ref);
+    throw new KitError("PS_SPEC_INVALID", `the $ref ${ref} at ${pointer} leads nowhere or round in a circle`);
+  }
+  return found;
+}
+
 function compileOperation(
-  ajv: Ajv,
-  deref: (node: unknown) => unknown,
-  doc: Json,
-  schemes: Json,
-  op: Json,
+  c: Compiler,
+  schemes: Located,
+  item: Located,
+  op: Located,
   method: string,
   pathTemplate: string,
-  pointer: string,
 ): CompiledOperation {
-  const operationId = typeof op.operationId === "string" ? op.operationId : `${method.toUpperCase()} ${pathTemplate}`;
-  const body = deref(op.requestBody) as Json | undefined;
-  const requestBody =
-    body === undefined
-      ? undefined
-      : {
-          required: body.required === true,
-          pointer: `${pointer}/requestBody`,
-          content: compileContent(ajv, deref, body.content, `${pointer}/requestBody/content`, "body"),
-        };
+  const pointer = op.pointer;
+  const o = (op.value ?? {}) as Json;
+  const operationId = typeof o.operationId === "string" ? o.operationId : `${method.toUpperCase()} ${pathTemplate}`;
+  const parameters = mergeParameters(
+    compileParameters(c, (item.value ?? {}) as Json, item.pointer),
+    compileParameters(c, o, pointer),
+  );
+  let requestBody: CompiledOperation["requestBody"];
+  if (o.requestBody !== undefined) {
+    const body = deref(c, `${pointer}/requestBody`);
+    requestBody = {
+      required: (body.value as Json).required === true,
+      pointer: body.pointer,
+      content: compileContent(c, body, "body"),
+    };
+  }
   const responses = new Map<string, CompiledResponse>();
-  for (const [status, raw] of Object.entries((op.responses ?? {}) as Json)) {
-    const response = (deref(raw) ?? {}) as Json;
-    const rp = `${pointer}/responses/${escapePointer(status)}`;
+  for (const status of Object.keys((o.responses ?? {}) as Json)) {
+    if (!STATUS_KEY.test(status.toUpperCase())) continue; // x- extensions
+    const response = deref(c, `${pointer}/responses/${escapePointer(status)}`);
     responses.set(status.toUpperCase(), {
       status,
-      pointer: rp,
-      content: compileContent(ajv, deref, response.content, `${rp}/content`, "body"),
+      pointer: response.pointer,
+      content: compileContent(c, response, "body"),
+      headers: compileHeaders(c, response),
     });
   }
-  const ownSecurity = Array.isArray(op.security);
-  const rawSecurity = (ownSecurity ? op.security : (doc.security ?? [])) as Json[];
+  const ownSecurity = Array.isArray(o.security);
+  const rawSecurity = (ownSecurity ? o.security : (c.doc.security ?? [])) as Json[];
   const security = rawSecurity.map((requirement) =>
     Object.keys(requirement).map((name) => {
-      const s = (deref(schemes[name]) ?? {}) as Json;
+      const known = typeof schemes.value === "object" && schemes.value !== null && Object.hasOwn(schemes.value, name);
+      const s = (known ? (deref(c, `${schemes.pointer}/${escapePointer(name)}`).value ?? {}) : {}) as Json;
       return {
         name,
         type: String(s.type ?? ""),
@@ -176,6 +324,7 @@ function compileOperation(
       };
     }),
   );
+  const pointerOfSecurity = ownSecurity ? `${pointer}/security` : Array.isArray(c.doc.security) ? "/security" : pointer;
   const { regex, names } = compilePathTemplate(pathTemplate);
   const mediaTypeCache = new Map<string, MediaTypeEntry | null>();
   return Object.freeze({
@@ -183,11 +332,12 @@ function compileOperation(
     method,
     pathTemplate,
     pointer,
+    parameters,
     requestBody,
     responses,
     security,
     authRequired: security.length > 0 && security.every((alternative) => alternative.length > 0),
-    pointerOfSecurity: ownSecurity ? `${pointer}/security` : "/security",
+    pointerOfSecurity,
     matchPath(path: string) {
       const m = regex.exec(path);
       if (m === null) return undefined;
@@ -213,49 +363,217 @@ function compileOperation(
   });
 }
 
-function compileContent(
-  ajv: Ajv,
-  deref: (node: unknown) => unknown,
-  content: unknown,
-  pointer: string,
-  root: string,
-): ReadonlyMap<string, MediaTypeEntry> {
-  const out = new Map<string, MediaTypeEntry>();
-  for (const [mediaType, raw] of Object.entries((content ?? {}) as Json)) {
-    const entryPointer = `${pointer}/${escapePointer(mediaType)}`;
-    const entry = (deref(raw) ?? {}) as Json;
-    const hasSchema = entry.schema !== undefined;
-    let validate: Validator = () => [];
-    if (hasSchema) {
-      let fn: ValidateFunction;
-      try {
-        fn = ajv.compile({ $ref: `${DOC_ID}#${encodeURI(`${entryPointer}/schema`)}` });
-      } catch (error) {
-        throw new KitError(
-          "PS_SPEC_INVALID",
-          `the schema at ${entryPointer}/schema cannot be compiled: ${(error as Error).message}`,
-          { cause: error },
-        );
-      }
-      validate = (value) => (fn(value) ? [] : fromAjvErrors(fn.errors, root));
-    }
-    out.set(mediaType, { mediaType, pointer: entryPointer, hasSchema, validate });
+/** The `parameters` of a path item or an operation (`owner` lives at `ownerPointer`). */
+function compileParameters(c: Compiler, owner: Json, ownerPointer: string): CompiledParameter[] {
+  if (!Array.isArray(owner.parameters)) return [];
+  return owner.parameters.map((_, i) => {
+    const { value, pointer } = deref(c, `${ownerPointer}/parameters/${i}`);
+    const p = (value ?? {}) as Json;
+    const name = String(p.name ?? "");
+    const where = String(p.in ?? "");
+    if (!LOCATIONS.includes(where))
+      throw new KitError("PS_SPEC_INVALID", `the parameter at ${pointer} is in ${JSON.stringify(p.in)}`);
+    const location = where as ParameterLocation;
+    const style =
+      typeof p.style === "string" ? p.style : location === "query" || location === "cookie" ? "form" : "simple";
+    const typed = compileTyped(c, p, pointer, `${location}/${name}`);
+    return Object.freeze({
+      name,
+      in: location,
+      required: location === "path" || p.required === true,
+      deprecated: p.deprecated === true,
+      pointer,
+      style,
+      explode: typeof p.explode === "boolean" ? p.explode : style === "form",
+      allowReserved: p.allowReserved === true,
+      allowEmptyValue: p.allowEmptyValue === true,
+      ...typed,
+    });
+  });
+}
+
+/** The path item's parameters that the operation does not override, then the operation's. */
+function mergeParameters(fromItem: CompiledParameter[], fromOperation: CompiledParameter[]): CompiledParameter[] {
+  if (fromItem.length === 0) return fromOperation;
+  const key = (p: CompiledParameter): string => `${p.in}\u0000${p.in === "header" ? p.name.toLowerCase() : p.name}`;
+  const overridden = new Set(fromOperation.map(key));
+  return [...fromItem.filter((p) => !overridden.has(key(p))), ...fromOperation];
+}
+
+/** A response's `headers`, `Content-Type` left out (OAS 3.x: "it SHALL be ignored"). */
+function compileHeaders(c: Compiler, response: Located): ReadonlyMap<string, CompiledHeader> {
+  const out = new Map<string, CompiledHeader>();
+  const headers = ((response.value ?? {}) as Json).headers;
+  if (typeof headers !== "object" || headers === null) return out;
+  for (const name of Object.keys(headers)) {
+    if (name.toLowerCase() === "content-type") continue;
+    const { value, pointer } = deref(c, `${response.pointer}/headers/${escapePointer(name)}`);
+    const h = (value ?? {}) as Json;
+    out.set(
+      name.toLowerCase(),
+      Object.freeze({
+        name,
+        required: h.required === true,
+        deprecated: h.deprecated === true,
+        pointer,
+        explode: h.explode === true,
+        ...compileTyped(c, h, pointer, `header/${name}`),
+      }),
+    );
   }
   return out;
 }
 
-/** Follows internal `$ref`s (`#/...`) of non-schema objects: path items, bodies, responses, schemes. */
-function makeDeref(doc: Json): (node: unknown) => unknown {
-  return (node) => {
-    let current = node;
-    for (let hops = 0; hops < 32; hops++) {
-      if (typeof current !== "object" || current === null) return current;
-      const ref = (current as Json).$ref;
-      if (typeof ref !== "string" || !ref.startsWith("#")) return current;
-      current = resolvePointer(doc, decodeURIComponent(ref.slice(1)));
+/** The schema, or the one media type of `content`, of a parameter or header object, and its validator. */
+function compileTyped(
+  c: Compiler,
+  object: Json,
+  pointer: string,
+  root: string,
+): { schema: unknown; content?: ParameterContent; validate: Validator } {
+  let schemaPointer: string | undefined;
+  let content: ParameterContent | undefined;
+  if (object.schema !== undefined) schemaPointer = `${pointer}/schema`;
+  else if (typeof object.content === "object" && object.content !== null) {
+    const mediaType = Object.keys(object.content)[0];
+    if (mediaType !== undefined) {
+      const entry = deref(c, `${pointer}/content/${escapePointer(mediaType)}`);
+      const hasSchema = ((entry.value ?? {}) as Json).schema !== undefined;
+      if (hasSchema) schemaPointer = `${entry.pointer}/schema`;
+      content = Object.freeze({
+        mediaType,
+        pointer: entry.pointer,
+        schema: hasSchema ? locateRef(c.doc, `${entry.pointer}/schema`)?.value : undefined,
+      });
     }
-    return current;
+  }
+  if (schemaPointer === undefined) return { schema: undefined, ...(content && { content }), validate: () => [] };
+  const fn = validatorAt(c, schemaPointer);
+  const validate: Validator = (value) => {
+    const v = withStandIns(value);
+    return fn(v) ? [] : fromAjvErrors(fn.errors, root);
   };
+  if (content !== undefined) return { schema: undefined, content, validate };
+  return { schema: locateRef(c.doc, schemaPointer)?.value, validate };
+}
+
+/** The content of a request body or response (at `owner.pointer`), by media type. */
+function compileContent(c: Compiler, owner: Located, root: string): ReadonlyMap<string, MediaTypeEntry> {
+  const out = new Map<string, MediaTypeEntry>();
+  const content = ((owner.value ?? {}) as Json).content;
+  if (typeof content !== "object" || content === null) return out;
+  for (const mediaType of Object.keys(content)) {
+    const { value, pointer } = deref(c, `${owner.pointer}/content/${escapePointer(mediaType)}`);
+    const hasSchema = ((value ?? {}) as Json).schema !== undefined;
+    let validate: Validator = () => [];
+    if (hasSchema) {
+      const fn = validatorAt(c, `${pointer}/schema`);
+      validate = (v) => (fn(v) ? [] : fromAjvErrors(fn.errors, root));
+    }
+    out.set(mediaType, { mediaType, pointer, hasSchema, validate });
+  }
+  return out;
+}
+
+/**
+ * The validator of the schema at a pointer that exists in the document. Compiling is most of the cost
+ * of a contract (about a millisecond a schema), and real documents repeat themselves, so a validator
+ * is compiled once per schema: a `$ref`-only schema is the schema it names (every body that is
+ * `$ref: '#/components/schemas/Plant'` shares one validator), and schemas written out alike share one
+ * when nothing in them depends on where they sit (no `$id`, anchors or `$ref`s other than `#/...`).
+ */
+function validatorAt(c: Compiler, schemaPointer: string): ValidateFunction {
+  const at = pureRefTarget(c, schemaPointer) ?? schemaPointer;
+  const key = (underId(c.doc, at) ? undefined : placeFreeText(resolvePointer(c.doc, at))) ?? `@${at}`;
+  let fn = c.validators.get(key);
+  if (fn !== undefined) return fn;
+  try {
+    // A URI fragment: encodeURI leaves `#` alone, which would end the fragment early.
+    fn = c.ajv.compile({ $ref: `${DOC_ID}#${encodeURI(at).replace(/#/g, "%23")}` });
+  } catch (error) {
+    throw new KitError(
+      "PS_SPEC_INVALID",
+      `the schema at ${schemaPointer} cannot be compiled: ${(error as Error).message}`,
+      { cause: error },
+    );
+  }
+  c.validators.set(key, fn);
+  return fn;
+}
+
+/** Where a schema that is only a `$ref` (chains too) leads: the pointer itself for any other schema. */
+function pureRefTarget(c: Compiler, pointer: string): string | undefined {
+  let at = pointer;
+  for (let hops = 0; hops <= MAX_HOPS; hops++) {
+    const node = resolvePointer(c.doc, at);
+    const ref = refOf(node);
+    if (ref === undefined) return node === undefined ? undefined : at;
+    if (Object.keys(node as Json).length !== 1) return at;
+    at = ref;
+  }
+  return undefined;
+}
+
+/** Whether an object above the pointer has a `$id`, which would change what the `$ref`s below it mean. */
+function underId(doc: Json, pointer: string): boolean {
+  const keys = pointer.split("/").slice(1);
+  let node: unknown = doc;
+  for (const key of keys.slice(0, -1)) {
+    node = resolvePointer(node, `/${key}`);
+    if (typeof node === "object" && node !== null && typeof (node as Json).$id === "string") return true;
+  }
+  return false;
+}
+
+/** Keywords that make a schema's meaning depend on where it sits in the document. */
+const PLACE_BOUND = new Set(["$id", "$anchor", "$dynamicAnchor", "$dynamicRef", "$recursiveAnchor", "$recursiveRef"]);
+
+/** A schema's JSON text, the compile cache's key, when its meaning does not depend on its place. */
+function placeFreeText(schema: unknown): string | undefined {
+  if (typeof schema !== "object" || schema === null) return undefined;
+  let free = true;
+  let text: string;
+  try {
+    text = JSON.stringify(schema, (key, value: unknown) => {
+      if (PLACE_BOUND.has(key) || (key === "$ref" && (typeof value !== "string" || !value.startsWith("#/"))))
+        free = false;
+      return value;
+    });
+  } catch {
+    return undefined;
+  }
+  return free ? `=${text}` : undefined;
+}
+
+/**
+ * A deserialised parameter value with its bigints replaced by the doubles exact-json would put in a
+ * parsed body (a stand-in on the same side of the int64 bounds, a non-integer kept a non-integer), so
+ * a parameter beyond 2^53 is judged exactly as the same number in a body. Values without bigints are
+ * returned as they are.
+ */
+function withStandIns(value: unknown): unknown {
+  if (typeof value === "bigint") {
+    const literal = value.toString();
+    return analyseNumber(literal)?.standIn ?? Number(literal);
+  }
+  if (typeof value !== "object" || value === null) return value;
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined;
+    value.forEach((v, i) => {
+      const w = withStandIns(v);
+      if (w !== v) (out ??= [...value])[i] = w;
+    });
+    return out ?? value;
+  }
+  let out: Json | undefined;
+  for (const [k, v] of Object.entries(value)) {
+    const w = withStandIns(v);
+    if (w !== v) {
+      out ??= { ...(value as Json) };
+      Object.defineProperty(out, k, { value: w, enumerable: true, writable: true, configurable: true });
+    }
+  }
+  return out ?? value;
 }
 
 function compilePathTemplate(template: string): { regex: RegExp; names: string[] } {

@@ -1,10 +1,15 @@
 // The contract API without loadContract: nothing here needs Node, so code that also runs in browsers
 // and service workers (the server's core, the fetch handler) imports this rather than index.ts.
-export { compileContract } from "./contract.js";
+export { compileContract, locateRef, schemaAt } from "./contract.js";
 export type {
   Contract,
+  CompiledHeader,
   CompiledOperation,
+  CompiledParameter,
   CompiledResponse,
+  Located,
+  ParameterContent,
+  ParameterLocation,
   MediaTypeEntry,
   SecurityScheme,
   Validator,
