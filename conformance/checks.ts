@@ -201,7 +201,8 @@ export const CHECKS: readonly Check[] = [
           `a valid request got ${s}${also}${why}`,
           success.length === 0 ? "a 2xx status" : success.join(" or "),
           received(ctx),
-          ref(ctx, `${ctx.operation.pointer}/responses/${success[0] ?? ""}`),
+          // The documented success where it really lives (a $ref'd response cites its target).
+          ref(ctx, ctx.operation.responses.get(success[0] ?? "")?.pointer ?? `${ctx.operation.pointer}/responses`),
         ),
       ];
     },
