@@ -42,3 +42,29 @@ export { fromAjvErrors, describeViolation } from "./violations.js";
 export type { Violation } from "./violations.js";
 export { createAjv, dialectOf } from "./ajv.js";
 export type { SchemaDialect } from "./ajv.js";
+export {
+  buildQueryString,
+  isFieldValue,
+  parameterStyle,
+  parseCookie,
+  parseHeader,
+  parsePath,
+  parseQuery,
+  serializeCookie,
+  serializeHeader,
+  serializePath,
+  serializeQuery,
+  shapeOfSchema,
+  splitCookies,
+  splitQuery,
+} from "./parameters.js";
+export type {
+  CookiePairs,
+  JsonType,
+  ParameterLocation,
+  ParameterObjectLike,
+  ParameterStyle,
+  ParsedParameter,
+  QueryPairs,
+  ValueShape,
+} from "./parameters.js";
