@@ -61,7 +61,6 @@ export {
 export type {
   CookiePairs,
   JsonType,
-  ParameterLocation,
   ParameterObjectLike,
   ParameterStyle,
   ParsedParameter,
