@@ -1,5 +1,6 @@
 import type { TimeoutBreaker } from "./breaker.js";
 import { judge, preview, type CheckId, type Finding } from "./checks.js";
+import { curlSecrets, type CurlSecret } from "./credentials.js";
 import { curlFor } from "./curl.js";
 import { prepareRequest, type Fixture, type PreparedRequest, type Secrets } from "./fixtures.js";
 import type { Random } from "./fresh.js";
@@ -36,6 +37,7 @@ export type CaseRunner = (fixture: Fixture, stream: Random) => Promise<CaseResul
  * case, since later steps build on it.
  */
 export function createCaseRunner(ctx: CaseContext): CaseRunner {
+  const reproduce = curlSecrets(ctx.secrets);
   return async (fixture, stream) => {
     const started = performance.now();
     const fresh = new Map<string, bigint | string>();
@@ -47,7 +49,7 @@ export function createCaseRunner(ctx: CaseContext): CaseRunner {
       if (ctx.breaker.open) {
         // Not judged: nothing was sent, so there is no evidence for or against the target.
         const result = ctx.breaker.notSent();
-        steps.push(stepResult(ctx, fixture.operationId, s, prepared, result, []));
+        steps.push(stepResult(ctx, fixture.operationId, s, prepared, result, [], reproduce));
         error = result.failure.message;
         break;
       }
@@ -55,7 +57,7 @@ export function createCaseRunner(ctx: CaseContext): CaseRunner {
       ctx.breaker.record(result);
       if (result.ok && CAPACITY.has(result.response.status)) {
         // Limits and quotas are not shown by the contract: a refusal for capacity is not judged.
-        steps.push(stepResult(ctx, fixture.operationId, s, prepared, result, []));
+        steps.push(stepResult(ctx, fixture.operationId, s, prepared, result, [], reproduce));
         const advice = "lower --concurrency, or give the target room";
         error = `the target refused for capacity (${result.response.status}); the case could not be judged: ${advice}`;
         break;
@@ -66,7 +68,7 @@ export function createCaseRunner(ctx: CaseContext): CaseRunner {
         ctx.classify(fixture.id, redactFinding(f, ctx.redact)),
       );
       statuses.push(result.ok ? result.response.status : undefined);
-      steps.push(stepResult(ctx, fixture.operationId, s, prepared, result, findings));
+      steps.push(stepResult(ctx, fixture.operationId, s, prepared, result, findings, reproduce));
       if (!result.ok) {
         // The harness could not reach the target; any other transport failure is the target's (response.received).
         const harnessSide = result.failure.kind === "unreachable" || result.failure.kind === "tls";
@@ -112,6 +114,7 @@ function stepResult(
   prepared: PreparedRequest,
   result: ExchangeResult,
   findings: ReportedFinding[],
+  reproduce: readonly CurlSecret[],
 ): StepResult {
   const { base, redact } = ctx;
   const url = redact(joinUrl(base, prepared.path));
@@ -145,7 +148,7 @@ function stepResult(
     durationMs: result.durationMs,
     findings,
     // Reproductions are written for steps that have something to reproduce.
-    curl: findings.some((f) => f.severity !== "note") ? redact(curlFor(base, prepared, ctx.secrets.token)) : undefined,
+    curl: findings.some((f) => f.severity !== "note") ? redact(curlFor(base, prepared, reproduce)) : undefined,
   };
 }
 

@@ -1,25 +1,35 @@
+import { escapeRegExp } from "../src/regexp.js";
 import { shellQuote } from "../src/shell.js";
+import type { CurlSecret } from "./credentials.js";
 import type { PreparedRequest } from "./fixtures.js";
 import { joinUrl } from "./http-client.js";
 
 /**
- * A curl command that sends the same request. The run's token appears as "${PLANTSTORE_TOKEN}", so the
- * command can be pasted after exporting it, and the token itself is never printed.
+ * A curl command that sends the same request. The run's token appears as "${PLANTSTORE_TOKEN}" (a
+ * credential of its own as "${PLANTSTORE_CREDENTIAL_<NAME>}", near misses rebuilt from those, Basic
+ * credentials through base64), so the command can be pasted after exporting them, and no secret
+ * itself is printed. `secrets` is the run's token alone, or every secret with its expansion.
  */
-export function curlFor(base: URL, request: PreparedRequest, token: string): string {
+export function curlFor(base: URL, request: PreparedRequest, secrets: string | readonly CurlSecret[]): string {
+  const list: readonly CurlSecret[] =
+    typeof secrets === "string" ? [{ value: secrets, expansion: TOKEN_VAR }] : secrets.filter((s) => s.value !== "");
   const url = joinUrl(base, request.path);
   // An apiKey in the query: the command takes it from the environment instead, when its form-encoded
-  // spelling is the token itself. Otherwise the shell cannot encode it, and the caller's mask hides it.
-  const inQuery = token === "" ? "" : new URLSearchParams({ k: token }).toString().slice(2);
-  const target = inQuery === token && url.includes(inQuery) ? withSecret(url, inQuery, TOKEN_VAR) : shellQuote(url);
+  // spelling is the secret itself. Otherwise the shell cannot encode it, and the caller's mask hides it.
+  const inQuery = list.filter((s) => new URLSearchParams({ k: s.value }).toString().slice(2) === s.value);
+  const target = withSecrets(url, inQuery) ?? shellQuote(url);
   const parts = ["curl", "-sS", "-i", "-X", request.method, target];
-  const encoded = token === "" ? "" : Buffer.from(token).toString("base64");
+  // Each secret as written, and base64-encoded (as in Basic credentials).
+  const forms = [
+    ...list,
+    ...list.map((s) => ({
+      value: Buffer.from(s.value).toString("base64"),
+      expansion: `$(printf %s "${s.expansion}" | base64)`,
+    })),
+  ];
   for (const [name, value] of Object.entries(request.headers)) {
     const header = `${name}: ${value}`;
-    if (token !== "" && value.includes(token)) parts.push("-H", withSecret(header, token, TOKEN_VAR));
-    else if (token !== "" && value.includes(encoded))
-      parts.push("-H", withSecret(header, encoded, '$(printf %s "$PLANTSTORE_TOKEN" | base64)'));
-    else parts.push("-H", shellQuote(header));
+    parts.push("-H", withSecrets(header, forms) ?? shellQuote(header));
   }
   if (request.body === undefined) return parts.join(" ");
   const text = request.body.toString("utf8");
@@ -32,10 +42,22 @@ export function curlFor(base: URL, request: PreparedRequest, token: string): str
 const TOKEN_VAR = "${PLANTSTORE_TOKEN}";
 
 /**
- * One double-quoted shell word: `text` with every `secret` replaced by `expansion`, and everything
- * else literal (`"`, `\`, `` ` `` and `$` escaped), so the shell rebuilds exactly the original text.
+ * One double-quoted shell word: `text` with every secret (the longest first where they overlap)
+ * replaced by its expansion, and everything else literal (`"`, `\`, `` ` `` and `$` escaped), so the
+ * shell rebuilds exactly the original text. Undefined when `text` holds no secret.
  */
-function withSecret(text: string, secret: string, expansion: string): string {
+function withSecrets(text: string, secrets: readonly CurlSecret[]): string | undefined {
+  const found = secrets.filter((s) => s.value !== "" && text.includes(s.value));
+  if (found.length === 0) return undefined;
+  found.sort((a, b) => b.value.length - a.value.length);
+  const expansion = new Map(found.map((s) => [s.value, s.expansion]));
+  const pattern = new RegExp(found.map((s) => escapeRegExp(s.value)).join("|"), "g");
   const literal = (t: string): string => t.replace(/(["\\`$])/g, "\\$1");
-  return `"${text.split(secret).map(literal).join(expansion)}"`;
+  let out = "";
+  let last = 0;
+  for (const m of text.matchAll(pattern)) {
+    out += literal(text.slice(last, m.index)) + expansion.get(m[0])!;
+    last = m.index + m[0].length;
+  }
+  return `"${out}${literal(text.slice(last))}"`;
 }

@@ -5,9 +5,11 @@ import type { CompiledOperation, Contract } from "../src/contract/index.js";
 import { checkRequest, describeViolation, parseJsonExact, stringifyExact } from "../src/contract/index.js";
 import { KitError } from "../src/errors.js";
 import { KIT_ROOT } from "../src/paths.js";
+import { credentialsFor, type CredentialKind, type RunCredentials } from "./credentials.js";
 import { FRESH_KINDS, freshValue, Random, type FreshKind } from "./fresh.js";
 
-export type Credentials = "valid" | "none" | "wrong" | "other-scheme" | "empty-bearer" | "lowercase-scheme";
+/** What a fixture step sends for credentials (conformance/credentials.ts). */
+export type Credentials = CredentialKind;
 export type ExpectKind = "valid" | "invalid" | "unauthorised" | "duplicate";
 
 export interface FixtureRequest {
@@ -52,12 +54,12 @@ export interface PreparedRequest {
   readonly body: Buffer | undefined;
   /** The credentials the request carries by the fixture; undefined when the operation requires none. */
   readonly credentials?: Credentials;
+  /** The security schemes whose credentials the request carries (the alternative used); empty when none. */
+  readonly schemes?: readonly string[];
 }
 
-export interface Secrets {
-  readonly token: string;
-  readonly wrongToken: string;
-}
+/** The run's credentials: the token, credentials by scheme name, and a made-up one for `wrong`. */
+export type Secrets = RunCredentials;
 
 const FIXTURE_SCHEMA_FILE = join(KIT_ROOT, "conformance", "fixture.schema.json");
 let validateFixture: ReturnType<Ajv2020["compile"]> | undefined;
@@ -231,7 +233,13 @@ export function prepareRequest(
   for (const [k, v] of Object.entries(r.headers ?? {})) headers[k.toLowerCase()] = v;
   const query = new URLSearchParams(r.query ?? {});
   const credentials = r.credentials ?? "valid";
-  applyCredentials(op, credentials, secrets, headers, query);
+  const applied = credentialsFor(op, credentials, secrets);
+  Object.assign(headers, applied.headers);
+  for (const [name, value] of applied.query) query.set(name, value);
+  if (applied.cookies.length > 0) {
+    const pairs = applied.cookies.map(([name, value]) => `${name}=${value}`).join("; ");
+    headers.cookie = headers.cookie === undefined ? pairs : `${headers.cookie}; ${pairs}`;
+  }
 
   const path = op.pathTemplate.replace(/\{([^}]+)\}/g, (_m, name: string) => {
     const v = r.pathParams?.[name];
@@ -245,6 +253,7 @@ export function prepareRequest(
     headers,
     body,
     credentials: op.authRequired ? credentials : undefined,
+    schemes: applied.schemes,
   };
 }
 
@@ -265,54 +274,4 @@ function substituteFresh(value: unknown, freshOf: (name: string, kind: string) =
       configurable: true,
     });
   return out;
-}
-
-/**
- * Puts the credentials where the operation's first security requirement says they go, for every
- * scheme of that requirement (all must hold). `other-scheme` puts the right token where the spec does
- * not want it; `lowercase-scheme` only differs from `valid` for http schemes.
- */
-function applyCredentials(
-  op: CompiledOperation,
-  credentials: Credentials,
-  secrets: Secrets,
-  headers: Record<string, string>,
-  query: URLSearchParams,
-): void {
-  const schemes = op.security[0] ?? [];
-  if (credentials === "none") return;
-  const token = credentials === "wrong" ? secrets.wrongToken : secrets.token;
-  const cookies: string[] = [];
-  for (const scheme of schemes) {
-    if (scheme.type === "apiKey" && scheme.paramName !== undefined) {
-      if (credentials === "other-scheme") {
-        headers.authorization = `Bearer ${token}`;
-        continue;
-      }
-      const value = credentials === "empty-bearer" ? "" : token;
-      if (scheme.in === "query") query.set(scheme.paramName, value);
-      else if (scheme.in === "cookie") cookies.push(`${scheme.paramName}=${value}`);
-      else headers[scheme.paramName.toLowerCase()] = value;
-      continue;
-    }
-    const basic = scheme.type === "http" && scheme.scheme === "basic";
-    const own = basic ? "Basic" : "Bearer";
-    const encode = (t: string): string => (basic ? Buffer.from(t, "utf8").toString("base64") : t);
-    switch (credentials) {
-      case "valid":
-      case "wrong":
-        headers.authorization = `${own} ${encode(token)}`;
-        break;
-      case "other-scheme":
-        headers.authorization = `${basic ? "Bearer" : "Basic"} ${token}`;
-        break;
-      case "empty-bearer":
-        headers.authorization = `${own} `;
-        break;
-      case "lowercase-scheme":
-        headers.authorization = `${own.toLowerCase()} ${encode(token)}`;
-        break;
-    }
-  }
-  if (cookies.length > 0) headers.cookie = cookies.join("; ");
 }

@@ -16,4 +16,18 @@ export { junitReport, junitErrorReport } from "./reporters/junit.js";
 export { checkWritable, writeReports, writeErrorReports } from "./reporters/files.js";
 export type { ReportFile } from "./reporters/files.js";
 export { createRedactor, MASK } from "./redact.js";
+export {
+  CREDENTIAL_KINDS,
+  NEAR_MISS_KINDS,
+  checkRunCredentials,
+  chooseAlternative,
+  credentialOf,
+  credentialsFor,
+  credentialVariable,
+  curlSecrets,
+  declaredSchemes,
+  nearMiss,
+  secretsToMask,
+} from "./credentials.js";
+export type { AppliedCredentials, CredentialKind, CurlSecret, NearMissKind, RunCredentials } from "./credentials.js";
 export * from "./proxy/index.js";

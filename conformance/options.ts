@@ -5,7 +5,14 @@ import type { Baseline } from "./baseline.js";
 
 export interface RunOptions {
   readonly target: string;
-  readonly token: string;
+  /**
+   * The credential of every security scheme `credentials` does not name: a bearer token (also for
+   * oauth2 and openIdConnect), an apiKey's key, `user:password` for http basic. Needed only when an
+   * operation that will run requires credentials.
+   */
+  readonly token?: string;
+  /** Credentials by the spec's securitySchemes name, for contracts with several schemes. */
+  readonly credentials?: Readonly<Record<string, string>>;
   readonly spec?: string;
   readonly fixtures?: string;
   /** A contract already loaded (the spec is then not read again). */

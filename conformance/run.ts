@@ -5,6 +5,7 @@ import { DEFAULT_SPEC, shortPath } from "../src/paths.js";
 import { TimeoutBreaker } from "./breaker.js";
 import { createCaseRunner, guarded } from "./case-runner.js";
 import { computeCoverage } from "./coverage.js";
+import { checkRunCredentials, secretsToMask } from "./credentials.js";
 import { Random, randomSeed } from "./fresh.js";
 import { runGenerated } from "./generated-run.js";
 import { createHttpClient } from "./http-client.js";
@@ -29,10 +30,14 @@ export async function runConformance(
   const started = performance.now();
   const base = parseTarget(options.target);
   checkToken(options.token);
+  // Plain JavaScript may pass null or undefined: no token, never the text "undefined"; "" is none too.
+  const given = { token: options.token || undefined, credentials: options.credentials ?? undefined };
   const contract = options.contract ?? (await loadContract(options.spec ?? DEFAULT_SPEC));
   const plan = planCases(contract, options);
+  // Credentials are asked for only when an operation that will run requires them.
+  checkRunCredentials(contract, [...plan.fixtures.map((f) => f.operation), ...plan.generatedOperations], given);
   const seed = options.seed ?? randomSeed();
-  const redact = createRedactor([options.token]);
+  const redact = createRedactor(secretsToMask(given));
   const target = redact(displayUrl(base));
   const timeoutMs = options.timeoutMs ?? RUN_DEFAULTS.timeoutMs;
   const maxResponseBytes = options.maxResponseBytes ?? RUN_DEFAULTS.maxResponseBytes;
@@ -47,7 +52,7 @@ export async function runConformance(
       client,
       base,
       specSource: shortPath(contract.source),
-      secrets: { token: options.token, wrongToken: `wrong-${randomBytes(12).toString("hex")}` },
+      secrets: { ...given, wrongToken: `wrong-${randomBytes(12).toString("hex")}` },
       redact,
       breaker: new TimeoutBreaker(options.timeoutsBeforeGivingUp ?? RUN_DEFAULTS.timeoutsBeforeGivingUp, timeoutMs),
       classify: classifier(options.baseline, options.strict === true),

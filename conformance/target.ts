@@ -23,9 +23,15 @@ export function parseTarget(target: string): URL {
   return url;
 }
 
-/** Checks --token: a header value carries visible ASCII only (RFC 9110 section 5.5); nothing else can be sent. */
-export function checkToken(token: string): void {
-  if (!/^[\x21-\x7e]+$/.test(token)) {
+/**
+ * Checks --token when one is given (an empty one is none): a string without control characters. Where it goes
+ * decides the rest (visible ASCII in a header; user:password for Basic): checkRunCredentials. Plain
+ * JavaScript callers passing `token: undefined` (or null) give no token, never the text "undefined".
+ */
+export function checkToken(token: unknown): void {
+  if (token === undefined || token === null || token === "") return;
+  if (typeof token !== "string") throw new KitError("PS_USAGE", "--token must be a string");
+  if (/[\x00-\x1f\x7f]/.test(token)) {
     throw new KitError("PS_USAGE", "--token must be visible ASCII characters without spaces");
   }
 }

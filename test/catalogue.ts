@@ -37,6 +37,9 @@ const authorised = (r: CoreRequest): CoreRequest => ({
   ...r,
   headers: { ...r.headers, authorization: `Bearer ${TOKEN}` },
 });
+/** The token of `Authorization: Bearer <token>`, undefined for any other scheme. */
+const bearerOf = (r: CoreRequest): string | undefined =>
+  /^Bearer (.*)$/.exec(String(r.headers.authorization ?? ""))?.[1];
 const text = (r: CoreRequest): string => Buffer.from(r.body).toString("utf8");
 const isPlantLike = (b: any): boolean => typeof b === "object" && b !== null && !Array.isArray(b);
 /** Accept instead of the reference's 400, when a predicate says a careless server would. */
@@ -341,6 +344,31 @@ export const FAULTY: readonly CatalogueEntry[] = [
     caughtBy: { fixture: "auth-empty-bearer", check: "auth.rejected" },
     variant: (r, _b, reference, as) =>
       String(r.headers.authorization).trim() === "Bearer" ? as(authorised(r)) : reference(),
+  },
+  {
+    name: "accepts any token that starts with the real one (a prefix comparison)",
+    caughtBy: { fixture: "auth-near-miss-appended", check: "auth.rejected" },
+    variant: (r, _b, reference, as) => (bearerOf(r)?.startsWith(TOKEN) === true ? as(authorised(r)) : reference()),
+  },
+  {
+    name: "compares the token without case",
+    caughtBy: { fixture: "auth-near-miss-case", check: "auth.rejected" },
+    variant: (r, _b, reference, as) =>
+      bearerOf(r)?.toLowerCase() === TOKEN.toLowerCase() ? as(authorised(r)) : reference(),
+  },
+  {
+    name: "compares only the first 8 characters of the token",
+    caughtBy: { fixture: "auth-near-miss-changed", check: "auth.rejected" },
+    variant: (r, _b, reference, as) =>
+      bearerOf(r)?.slice(0, 8) === TOKEN.slice(0, 8) ? as(authorised(r)) : reference(),
+  },
+  {
+    name: "accepts any non-empty part of the token from its start (compares only what was sent)",
+    caughtBy: { fixture: "auth-near-miss-truncated", check: "auth.rejected" },
+    variant: (r, _b, reference, as) => {
+      const sent = bearerOf(r);
+      return sent !== undefined && sent !== "" && TOKEN.startsWith(sent) ? as(authorised(r)) : reference();
+    },
   },
   {
     name: "answers 500 to a repeated id",

@@ -4,9 +4,12 @@ import {
   checkWritable,
   consoleReporter,
   createRedactor,
+  credentialVariable,
+  declaredSchemes,
   loadBaseline,
   RUN_DEFAULTS,
   runConformance,
+  secretsToMask,
   savedFixtures,
   writeBaseline,
   writeErrorReports,
@@ -15,21 +18,30 @@ import {
   type ReportFile,
   type RunOptions,
 } from "../../conformance/index.js";
+import { loadContract, type Contract } from "../contract/index.js";
 import { KitError } from "../errors.js";
 import { DEFAULT_FIXTURES, DEFAULT_SPEC } from "../paths.js";
 import { envList, integerFlag, parseFlags, parseReportFlag } from "./args.js";
 import type { Io } from "./io.js";
 
-export const CONFORMANCE_HELP = `Usage: plantstore conformance --target URL [--token TOKEN] [options]
+export const CONFORMANCE_HELP = `Usage: plantstore conformance --target URL [--token TOKEN] [--credential NAME=VALUE] [options]
 
 Replays the fixtures against a running server and judges every answer by the spec.
 
 Target and credentials:
   --target URL              base URL of the server under test, http or https, may carry a base path
                             (env PLANTSTORE_TARGET)
-  --token TOKEN             the bearer token to send (env PLANTSTORE_TOKEN, preferred: a flag is
-                            visible in the process list). Never printed: output shows [REDACTED],
-                            curl commands use $PLANTSTORE_TOKEN.
+  --token TOKEN             the credential for every security scheme of the spec (env
+                            PLANTSTORE_TOKEN, preferred: a flag is visible in the process list): a
+                            bearer token (http bearer, oauth2, openIdConnect), an apiKey's key,
+                            USER:PASSWORD for http basic. Needed only when an operation that runs
+                            requires credentials. Never printed: output shows [REDACTED], curl
+                            commands use \${PLANTSTORE_TOKEN}.
+  --credential NAME=VALUE   the credential for the spec's security scheme NAME (a securitySchemes
+                            key), before --token; repeatable (env PLANTSTORE_CREDENTIAL_<NAME>:
+                            NAME upper-cased, characters other than A-Z and 0-9 as _). An
+                            operation uses the first of its alternatives with a credential for
+                            each of its schemes. Never printed, as --token.
   --ca FILE                 trust this CA (PEM) for an https target
   --insecure                accept any certificate (private test servers only)
 
@@ -77,6 +89,7 @@ export async function conformance(argv: string[], io: Io): Promise<number> {
   const { values } = parseFlags(argv, {
     target: { type: "string" },
     token: { type: "string" },
+    credential: { type: "string", multiple: true },
     spec: { type: "string" },
     fixtures: { type: "string" },
     only: { type: "string", multiple: true },
@@ -108,9 +121,13 @@ export async function conformance(argv: string[], io: Io): Promise<number> {
   const target = values.target ?? io.env.PLANTSTORE_TARGET;
   if (target === undefined || target === "")
     throw new KitError("PS_USAGE", "--target URL is required (or set PLANTSTORE_TARGET)");
-  const token = values.token ?? io.env.PLANTSTORE_TOKEN;
-  if (token === undefined || token === "")
-    throw new KitError("PS_USAGE", "--token is required (or set PLANTSTORE_TOKEN)");
+  // An empty token is none: a run needs one only when an operation it runs requires credentials.
+  const token = (values.token ?? io.env.PLANTSTORE_TOKEN) || undefined;
+  const flagged = credentialFlags(values.credential ?? []);
+  // Every PLANTSTORE_CREDENTIAL_* value is masked, whether the spec has a scheme for it or not.
+  const fromEnv = Object.entries(io.env).filter(
+    (e): e is [string, string] => e[0].startsWith("PLANTSTORE_CREDENTIAL_") && typeof e[1] === "string" && e[1] !== "",
+  );
   const reports = (values.report ?? []).map(parseReportFlag);
   const saveDir = values["save-failures"];
   const baselineFile = values["write-baseline"];
@@ -124,11 +141,17 @@ export async function conformance(argv: string[], io: Io): Promise<number> {
     throw new KitError("PS_USAGE", `--seed must be a non-negative integer, got ${JSON.stringify(values.seed)}`);
   }
   const unique = values.unique ?? ["id"];
+  const spec = values.spec === undefined ? DEFAULT_SPEC : resolve(values.spec);
+  // Credentials from the environment name their scheme in upper case: the spec says which it is.
+  const contract = fromEnv.length === 0 ? undefined : await loadContract(spec).catch(() => undefined);
+  const credentials = { ...(contract === undefined ? {} : envCredentials(contract, fromEnv)), ...flagged };
   // Built inside the run's try below: a bad flag value still gets its error written into the reports.
   const options = (): RunOptions => ({
     target,
     token,
-    spec: values.spec === undefined ? DEFAULT_SPEC : resolve(values.spec),
+    credentials,
+    contract,
+    spec,
     fixtures: values.fixtures === undefined ? DEFAULT_FIXTURES : resolve(values.fixtures),
     only: (values.only ?? []).flatMap((v) => envList(v)),
     skip: (values.skip ?? []).flatMap((v) => envList(v)),
@@ -163,7 +186,7 @@ export async function conformance(argv: string[], io: Io): Promise<number> {
     insecure: values.insecure === true,
   });
 
-  const redact = createRedactor([token]);
+  const redact = createRedactor([...secretsToMask({ token, credentials }), ...fromEnv.map((e) => e[1])]);
   const out = (line: string): void => io.out(redact(line));
   const color = io.isTty && io.env.NO_COLOR === undefined;
   let run: Awaited<ReturnType<typeof runConformance>>;
@@ -187,6 +210,32 @@ export async function conformance(argv: string[], io: Io): Promise<number> {
     out(`baseline with ${baseline.deviations.length} deviations written to ${baselineFile}`);
   }
   return summary.exitCode;
+}
+
+/** `--credential NAME=VALUE` flags, each NAME once. */
+function credentialFlags(flags: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = Object.create(null);
+  for (const flag of flags) {
+    const eq = flag.indexOf("=");
+    const name = eq < 0 ? "" : flag.slice(0, eq);
+    // The value is never echoed: it is a secret.
+    if (name === "" || eq === flag.length - 1)
+      throw new KitError("PS_USAGE", `--credential must be NAME=VALUE, with a scheme name and a credential`);
+    if (name in out) throw new KitError("PS_USAGE", `--credential ${name} is given twice`);
+    out[name] = flag.slice(eq + 1);
+  }
+  return { ...out };
+}
+
+/** The PLANTSTORE_CREDENTIAL_<NAME> variables set for the spec's schemes. */
+function envCredentials(contract: Contract, set: readonly [string, string][]): Record<string, string> {
+  const env = new Map(set);
+  const out: Record<string, string> = {};
+  for (const name of declaredSchemes(contract)) {
+    const value = env.get(credentialVariable(name));
+    if (value !== undefined) out[name] = value;
+  }
+  return out;
 }
 
 function evidenceFlag(value: string | undefined): "findings" | "all" {
