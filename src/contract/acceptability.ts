@@ -2,7 +2,22 @@
 // core, the fixture honesty check, the generator, seed loading and the harness's response checks all
 // ask here, so they cannot drift apart. Results are data; nothing throws for "invalid". No Node
 // built-ins: the fetch handler's browser bundle includes this file.
-import type { CompiledOperation, CompiledResponse, MediaTypeEntry } from "./contract.js";
+import { escapeRegExp } from "../regexp.js";
+import type {
+  CompiledHeader,
+  CompiledOperation,
+  CompiledParameter,
+  CompiledResponse,
+  MediaTypeEntry,
+} from "./contract.js";
+import {
+  parseCookie,
+  parseHeader,
+  parsePath,
+  parseQuery,
+  type ParameterStyle,
+  type ParsedParameter,
+} from "./parameters.js";
 import { NO_EXACT, parseJsonExact, type ExactNumbers } from "./exact-json.js";
 import { matchMediaType, parseMediaType } from "./media-type.js";
 import { describeViolation, type Violation } from "./violations.js";
@@ -10,11 +25,18 @@ import { describeViolation, type Violation } from "./violations.js";
 /** Header fields by lower-case name; of a repeated field the first value counts, as node:http keeps it. */
 export type HeaderFields = Readonly<Record<string, string | readonly string[] | undefined>>;
 
-/** A request as the contract judges it. Method, path and query join when parameters are checked. */
+/** A request as the contract judges it. */
 export interface RequestMessage {
   readonly headers: HeaderFields;
   /** The body as received; undefined or empty: no body. */
   readonly body?: Uint8Array | undefined;
+  /**
+   * The request target's path as sent (percent-encoded, without the query) and its query (without
+   * `?`). When either is given, the operation's parameters are judged too (path, query, header and
+   * cookie, by their style); without both, only the body is.
+   */
+  readonly path?: string;
+  readonly query?: string;
 }
 
 /** An answer as the contract judges it. */
@@ -66,8 +88,15 @@ export type BodyRefusal =
       readonly violations: readonly Violation[];
     });
 
+/** Why a parameter is refused: missing when required, unreadable in its style, or against its schema. */
+export type ParameterRefusal = Refusal<"parameter"> & {
+  readonly parameter: CompiledParameter;
+  readonly violations: readonly Violation[];
+};
+
 /** Why a request is refused, with the evidence a caller needs to say so in its own words. */
 export type RequestRefusal =
+  | ParameterRefusal
   | Refusal<"missing">
   | (Refusal<"media-type"> & { readonly contentType: string | undefined })
   | (Refusal<"charset"> & { readonly entry: MediaTypeEntry; readonly charset: string })
@@ -81,7 +110,7 @@ export type ResponseRefusal =
 
 export type CheckedRequest = AcceptedRequest | RequestRefusal;
 export type CheckedResponse = AcceptedResponse | ResponseRefusal;
-/** `missing`, `media-type`, `charset`, `utf-8`, `json` or `schema`. */
+/** `parameter`, `missing`, `media-type`, `charset`, `utf-8`, `json` or `schema`. */
 export type RequestReason = RequestRefusal["reason"];
 /** `status`, `media-type`, `utf-8`, `json` or `schema`. */
 export type ResponseReason = ResponseRefusal["reason"];
@@ -89,8 +118,16 @@ export type ResponseReason = ResponseRefusal["reason"];
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 const NO_BODY = Object.freeze<AcceptedRequest>({ ok: true, entry: undefined, value: undefined, exact: NO_EXACT });
 
-/** Judges a request's body by the operation: presence, media type, charset, UTF-8, JSON, schema, in that order. */
+/**
+ * Judges a request by the operation: its parameters (when the path or query is given), then its
+ * body: presence, media type, charset, UTF-8, JSON, schema, in that order. The first problem is the
+ * verdict.
+ */
 export function checkRequest(operation: CompiledOperation, request: RequestMessage): CheckedRequest {
+  if (request.path !== undefined || request.query !== undefined) {
+    const refused = checkParameters(operation, request);
+    if (refused !== undefined) return refused;
+  }
   const body = operation.requestBody;
   // Without a requestBody the contract says nothing about one, so whatever is sent is not judged.
   if (body === undefined) return NO_BODY;
@@ -150,6 +187,120 @@ export function checkResponse(operation: CompiledOperation, answer: ResponseMess
   }
   if (!entry.hasSchema || !isJson(entry)) return { ok: true, response, entry, value: undefined, exact: NO_EXACT };
   return { ...checkJsonBody(entry, answer.body), response };
+}
+
+/**
+ * Every parameter of the operation read from where it goes, by its style, and judged by its schema:
+ * the first refused one, or undefined when all are acceptable.
+ */
+export function checkParameters(operation: CompiledOperation, request: RequestMessage): ParameterRefusal | undefined {
+  if (operation.parameters.length === 0) return undefined;
+  const pathValues = request.path === undefined ? undefined : rawPathParams(operation, request.path);
+  const query = request.query ?? "";
+  const cookies = request.headers.cookie;
+  for (const p of operation.parameters) {
+    const style = styleOf(p);
+    const others = siblings(operation, p);
+    let parsed: ParsedParameter;
+    if (p.in === "path") {
+      const raw = pathValues?.[p.name];
+      if (raw === undefined) continue; // no path given, or a template that does not name it
+      parsed = parsePath(style, raw, p.shape);
+    } else if (p.in === "query") parsed = parseQuery(style, query, p.shape, others);
+    else if (p.in === "header") parsed = parseHeader(style, request.headers[p.name.toLowerCase()], p.shape);
+    else parsed = parseCookie(style, cookies, p.shape, others);
+    const where = `${p.in} parameter ${JSON.stringify(p.name)}`;
+    if (!parsed.ok) return { ok: false, reason: "parameter", detail: parsed.message, parameter: p, violations: [] };
+    if (parsed.value === undefined) {
+      if (!p.required) continue;
+      return { ok: false, reason: "parameter", detail: `the ${where} is required`, parameter: p, violations: [] };
+    }
+    const violations = p.validate(parsed.value);
+    if (violations.length > 0) {
+      const detail = `the ${where}: ${violations.map(describeViolation).join("; ")}`;
+      return { ok: false, reason: "parameter", detail, parameter: p, violations };
+    }
+  }
+  return undefined;
+}
+
+/** A documented response header the answer lacks or breaks. */
+export interface HeaderProblem {
+  readonly header: CompiledHeader;
+  readonly detail: string;
+  readonly received: string | undefined;
+}
+
+/** The answer's documented headers: each required one present, each present one valid by its schema. */
+export function checkResponseHeaders(response: CompiledResponse, headers: HeaderFields): HeaderProblem[] {
+  const problems: HeaderProblem[] = [];
+  for (const [lower, h] of response.headers) {
+    const raw = headers[lower];
+    const received = raw === undefined ? undefined : typeof raw === "string" ? raw : raw.join(", ");
+    if (raw === undefined) {
+      if (h.required) problems.push({ header: h, detail: `the header ${h.name} is required`, received });
+      continue;
+    }
+    const style: ParameterStyle = {
+      name: h.name,
+      in: "header",
+      style: "simple",
+      explode: h.explode,
+      ...(h.content === undefined ? {} : { contentType: h.content.mediaType }),
+    };
+    const parsed = parseHeader(style, raw, h.shape);
+    if (!parsed.ok) problems.push({ header: h, detail: parsed.message, received });
+    else if (parsed.value !== undefined) {
+      const violations = h.validate(parsed.value);
+      if (violations.length > 0)
+        problems.push({
+          header: h,
+          detail: `the header ${h.name}: ${violations.map(describeViolation).join("; ")}`,
+          received,
+        });
+    }
+  }
+  return problems;
+}
+
+const styleOf = (p: CompiledParameter): ParameterStyle => ({
+  name: p.name,
+  in: p.in,
+  style: p.style,
+  explode: p.explode,
+  ...(p.allowReserved ? { allowReserved: true } : {}),
+  ...(p.content === undefined ? {} : { contentType: p.content.mediaType }),
+});
+
+/** The names of the operation's other parameters in the same place, so an exploded object leaves them alone. */
+function siblings(operation: CompiledOperation, p: CompiledParameter): ReadonlySet<string> {
+  return new Set(operation.parameters.filter((o) => o !== p && o.in === p.in).map((o) => o.name));
+}
+
+const rawMatchers = new WeakMap<CompiledOperation, { regex: RegExp; names: string[] }>();
+
+/** The path's segments for the template's parameters, still percent-encoded (as parsePath reads them). */
+function rawPathParams(operation: CompiledOperation, path: string): Record<string, string> | undefined {
+  let m = rawMatchers.get(operation);
+  if (m === undefined) {
+    const names: string[] = [];
+    const pattern = operation.pathTemplate
+      .split(/(\{[^}]+\})/)
+      .map((part) => {
+        const name = /^\{([^}]+)\}$/.exec(part)?.[1];
+        if (name === undefined) return escapeRegExp(part);
+        names.push(name);
+        return "([^/]+)";
+      })
+      .join("");
+    m = { regex: new RegExp(`^${pattern}$`), names };
+    rawMatchers.set(operation, m);
+  }
+  const found = m.regex.exec(path);
+  if (found === null) return undefined;
+  const out: Record<string, string> = Object.create(null);
+  m.names.forEach((name, i) => (out[name] = found[i + 1] ?? ""));
+  return out;
 }
 
 /** Decodes (UTF-8, RFC 8259 section 8.1), parses exactly and validates a body of a JSON media type. */

@@ -6,6 +6,7 @@ import { escapeRegExp } from "../regexp.js";
 import { createAjv, dialectOf, type SchemaDialect } from "./ajv.js";
 import { analyseNumber } from "./exact-json.js";
 import { escapePointer, resolvePointer } from "./json-pointer.js";
+import { shapeOfSchema, type ParameterLocation, type ValueShape } from "./parameters.js";
 import { matchMediaType } from "./media-type.js";
 import { fromAjvErrors, type Violation } from "./violations.js";
 
@@ -29,8 +30,7 @@ export interface MediaTypeEntry {
   readonly validate: Validator;
 }
 
-/** Where a parameter goes in a request. */
-export type ParameterLocation = "path" | "query" | "header" | "cookie";
+export type { ParameterLocation };
 
 /** A `content`-typed parameter or header: its one media type and that media type's schema. */
 export interface ParameterContent {
@@ -60,6 +60,8 @@ export interface CompiledParameter {
   readonly schema: unknown;
   /** For a `content`-typed parameter: its one media type and that media type's schema. */
   readonly content?: ParameterContent;
+  /** What the value is, by its schema, for reading it from the wire (parameters.ts). */
+  readonly shape: ValueShape;
   /**
    * Validates a value already deserialised (a string, number, array or object as the schema wants).
    * Integers a double cannot hold may come as bigints or as exact-json's stand-in doubles; either is
@@ -82,6 +84,8 @@ export interface CompiledHeader {
   /** The header's schema, its top `$ref`s followed; undefined with `content`. */
   readonly schema: unknown;
   readonly content?: ParameterContent;
+  /** What the value is, by its schema, for reading it from the wire (parameters.ts). */
+  readonly shape: ValueShape;
   /** Validates a value already deserialised, as CompiledParameter.validate; located as `header/<name>`. */
   readonly validate: Validator;
 }
@@ -430,7 +434,7 @@ function compileTyped(
   object: Json,
   pointer: string,
   root: string,
-): { schema: unknown; content?: ParameterContent; validate: Validator } {
+): { schema: unknown; content?: ParameterContent; shape: ValueShape; validate: Validator } {
   let schemaPointer: string | undefined;
   let content: ParameterContent | undefined;
   if (object.schema !== undefined) schemaPointer = `${pointer}/schema`;
@@ -447,14 +451,18 @@ function compileTyped(
       });
     }
   }
-  if (schemaPointer === undefined) return { schema: undefined, ...(content && { content }), validate: () => [] };
+  if (schemaPointer === undefined)
+    return { schema: undefined, ...(content && { content }), shape: shapeOfSchema(undefined), validate: () => [] };
+  const resolve = (ref: string): unknown =>
+    ref.startsWith("#") ? locateRef(c.doc, decodeURIComponent(ref.slice(1)))?.value : undefined;
+  const shape = shapeOfSchema(locateRef(c.doc, schemaPointer)?.value, resolve);
   const fn = validatorAt(c, schemaPointer);
   const validate: Validator = (value) => {
     const v = withStandIns(value);
     return fn(v) ? [] : fromAjvErrors(fn.errors, root);
   };
-  if (content !== undefined) return { schema: undefined, content, validate };
-  return { schema: locateRef(c.doc, schemaPointer)?.value, validate };
+  if (content !== undefined) return { schema: undefined, content, shape, validate };
+  return { schema: locateRef(c.doc, schemaPointer)?.value, shape, validate };
 }
 
 /** The content of a request body or response (at `owner.pointer`), by media type. */

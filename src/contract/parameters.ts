@@ -35,9 +35,9 @@ import {
 } from "./exact-json.js";
 import { escapePointer } from "./json-pointer.js";
 import { parseMediaType } from "./media-type.js";
-import type { ParameterLocation } from "./contract.js";
 
-export type { ParameterLocation };
+/** Where a parameter goes in a request. */
+export type ParameterLocation = "path" | "query" | "header" | "cookie";
 
 /** How a parameter is written: the Parameter Object's fields that decide serialisation, defaults applied. */
 export interface ParameterStyle {

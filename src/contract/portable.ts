@@ -15,7 +15,13 @@ export type {
   Validator,
   RouteResult,
 } from "./contract.js";
-export { checkRequest, checkRequestValue, checkResponse } from "./acceptability.js";
+export {
+  checkParameters,
+  checkRequest,
+  checkRequestValue,
+  checkResponse,
+  checkResponseHeaders,
+} from "./acceptability.js";
 export type {
   AcceptedRequest,
   AcceptedResponse,
@@ -23,6 +29,8 @@ export type {
   CheckedRequest,
   CheckedResponse,
   HeaderFields,
+  HeaderProblem,
+  ParameterRefusal,
   Refusal,
   RequestMessage,
   RequestReason,

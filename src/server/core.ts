@@ -108,7 +108,13 @@ export function createCore(
       return withCors(errorAnswer("PS_EXAMPLE_ERROR"));
 
     // Stages 4 and 5: parse and validate the body, as the contract decides (contract/acceptability.ts).
-    const accepted = checkRequest(operation, request);
+    const q = request.url.indexOf("?");
+    const accepted = checkRequest(operation, {
+      headers: request.headers,
+      body: request.body,
+      path,
+      query: q < 0 ? "" : request.url.slice(q + 1),
+    });
     if (!accepted.ok) return withCors(refusalAnswer(operation, accepted));
 
     // Stage 6: the operation's handler.
@@ -123,6 +129,10 @@ export function createCore(
 function refusalAnswer(operation: CompiledOperation, refusal: RequestRefusal): WireResponse {
   const documented = [...(operation.requestBody?.content.keys() ?? [])];
   switch (refusal.reason) {
+    case "parameter": {
+      const violations = refusal.violations.map(({ location, keyword, message }) => ({ location, keyword, message }));
+      return errorAnswer("PS_PARAMETER_INVALID", refusal.detail, {}, { violations });
+    }
     case "missing":
       return errorAnswer("PS_BODY_MISSING", `send a JSON ${documented.join(" or ")} body`);
     case "media-type": {

@@ -6,6 +6,7 @@
  */
 export const ERROR_ANSWERS = {
   PS_MALFORMED_HTTP: { status: 400, message: "the request is not valid HTTP/1.1" },
+  PS_PARAMETER_INVALID: { status: 400, message: "a parameter of the request does not match the contract" },
   PS_BODY_MISSING: { status: 400, message: "the request body is required" },
   PS_MALFORMED_JSON: { status: 400, message: "the request body is not valid JSON" },
   PS_INVALID_UTF8: { status: 400, message: "the request body is not valid UTF-8" },
