@@ -232,6 +232,44 @@ describe("invalid documents are refused with the JSON pointer and the reason", (
   });
 });
 
+describe("a document in one file", () => {
+  it("with circular and chained $refs loads (circular ones left in place for the schema check)", async () => {
+    const file = join(tempDir("plantstore-circular-"), "spec.yaml");
+    writeFileSync(
+      file,
+      [
+        "openapi: 3.1.0",
+        "info: {title: t, version: '1'}",
+        "paths:",
+        "  /tree:",
+        "    post:",
+        "      requestBody:",
+        "        content:",
+        "          application/json:",
+        "            schema: {$ref: '#/components/schemas/Tree'}",
+        "      responses:",
+        "        '204': {$ref: '#/components/responses/Done'}",
+        "components:",
+        "  responses:",
+        "    Done: {$ref: '#/components/responses/Empty'}",
+        "    Empty: {description: done}",
+        "  schemas:",
+        "    Tree: {$ref: '#/components/schemas/Node'}",
+        "    Node:",
+        "      type: object",
+        "      properties:",
+        "        children: {type: array, items: {$ref: '#/components/schemas/Tree'}}",
+        "",
+      ].join("\n"),
+    );
+    const contract = await loadContract(file);
+    const body = contract.operations[0]!.requestMediaType("application/json")!;
+    expect(body.validate({ children: [{ children: [] }] })).toEqual([]);
+    expect(body.validate({ children: [{ children: 5 }] }).length).toBeGreaterThan(0);
+    expect(contract.operations[0]!.responseFor(204)?.status).toBe("204");
+  });
+});
+
 describe("valid documents of every 3.0.x and 3.1.x shape load (swagger-parser's own parse() refuses the first)", () => {
   it.each([
     [

@@ -27,11 +27,12 @@ export async function loadContract(source: string): Promise<Contract> {
 export async function readContractDocument(source: string): Promise<Json> {
   let bundled: unknown;
   try {
-    bundled = await resolver().bundle(source);
+    // Bundling crawls every $ref of the document (about 100 ms for 5,000 lines, twice that cold); a
+    // document in one file, with internal $refs only, is already bundled as parsed.
+    bundled = await resolver().parse(source);
+    if (hasExternalRef(bundled)) bundled = await resolver().bundle(source);
   } catch (error) {
-    const broken = brokenRef(error, source);
-    if (broken !== undefined) throw new KitError("PS_SPEC_INVALID", `${source}: ${broken}`, { cause: error });
-    throw new KitError("PS_SPEC_UNREADABLE", `${source}: ${firstLine(error)}`, { cause: error });
+    throw unreadable(error, source);
   }
   if (bundled === null || typeof bundled !== "object" || Array.isArray(bundled)) {
     throw new KitError("PS_SPEC_INVALID", `${source}: / must be an object (a JSON or YAML mapping)`);
@@ -41,15 +42,36 @@ export async function readContractDocument(source: string): Promise<Json> {
   // schema compiled at build time rather than on every load.
   let dereferenced: Json;
   try {
-    dereferenced = (await resolver().dereference(structuredClone(bundled) as never, {
+    // The source as base, so that a $ref to nothing is reported in the source's name.
+    dereferenced = (await resolver().dereference(source, structuredClone(bundled) as never, {
       dereference: { circular: "ignore" },
     })) as unknown as Json;
   } catch (error) {
-    throw new KitError("PS_SPEC_INVALID", `${source}: ${firstLine(error)}`, { cause: error });
+    const broken = brokenRef(error, source);
+    throw new KitError("PS_SPEC_INVALID", `${source}: ${broken ?? firstLine(error)}`, { cause: error });
   }
   const problems = openapiSchemaProblems(dereferenced);
   if (problems.length > 0) throw new KitError("PS_SPEC_INVALID", `${source}: ${problems.join("; ")}`);
   return bundled as Json;
+}
+
+function unreadable(error: unknown, source: string): KitError {
+  const broken = brokenRef(error, source);
+  if (broken !== undefined) return new KitError("PS_SPEC_INVALID", `${source}: ${broken}`, { cause: error });
+  return new KitError("PS_SPEC_UNREADABLE", `${source}: ${firstLine(error)}`, { cause: error });
+}
+
+/** Whether any `$ref` leads out of the document (to another file or URL), not to a `#` pointer in it. */
+function hasExternalRef(root: unknown): boolean {
+  const stack = [root];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node === null || typeof node !== "object") continue;
+    const ref = (node as Json).$ref;
+    if (typeof ref === "string" && !ref.startsWith("#")) return true;
+    for (const value of Object.values(node)) if (value !== null && typeof value === "object") stack.push(value);
+  }
+  return false;
 }
 
 // swagger-parser's own parse() checks the root document before any $ref is resolved, and refuses
