@@ -76,12 +76,9 @@ describe("a document split across files (test/data/split-spec)", () => {
     );
   });
 
-  // KNOWN FAILURE, in compileContract only (src/contract/contract.ts, being fixed on branch
-  // i10-compile): bundling turns the second use of ./components.yaml#/responses/... into an internal
-  // $ref into another operation's response, and the schema of that response's content is compiled
-  // from the wrong JSON pointer ("can't resolve reference plantstore:openapi#/paths/~1things/post/
-  // responses/400/content/application~1problem+json/schema"). Remove `.fails` when that fix lands.
-  it.fails("loads and compiles, with its operations and their $ref'd parameters and responses", async () => {
+  // Bundling turns the second use of ./components.yaml#/responses/... into an internal $ref into another
+  // operation's response: its content compiles from where it really lives.
+  it("loads and compiles, with its operations and their $ref'd parameters and responses", async () => {
     const contract = await loadContract(SPLIT_SPEC);
     expect(contract.operations.map((o) => o.operationId)).toEqual([
       "listThings",
