@@ -2,7 +2,14 @@ import type { TimeoutBreaker } from "./breaker.js";
 import { judge, preview, type CheckId, type Finding } from "./checks.js";
 import { curlSecrets, type CurlSecret } from "./credentials.js";
 import { curlFor } from "./curl.js";
-import { prepareRequest, type Fixture, type PreparedRequest, type Secrets } from "./fixtures.js";
+import {
+  prepareRequest,
+  stepOperation,
+  type EarlierExchange,
+  type Fixture,
+  type PreparedRequest,
+  type Secrets,
+} from "./fixtures.js";
 import type { Random } from "./fresh.js";
 import { joinUrl, type ExchangeResult, type HttpClient } from "./http-client.js";
 import type { Redactor } from "./redact.js";
@@ -44,12 +51,23 @@ export function createCaseRunner(ctx: CaseContext): CaseRunner {
     const steps: StepResult[] = [];
     const statuses: (number | undefined)[] = [];
     let error: string | undefined;
+    const earlier: EarlierExchange[] = [];
     for (let s = 0; s < fixture.steps.length; s++) {
-      const prepared = prepareRequest(fixture, s, fresh, stream, ctx.secrets);
+      const operation = stepOperation(fixture, s);
+      let prepared: PreparedRequest;
+      try {
+        prepared = prepareRequest(fixture, s, fresh, stream, ctx.secrets, earlier);
+      } catch (e) {
+        // A value from an earlier answer that did not come. When that answer broke the contract, the
+        // failure is the verdict; otherwise the case cannot be judged further.
+        const broken = steps.some((st) => st.findings.some((f) => f.counts));
+        if (!broken) error = ctx.redact(`step ${s + 1} could not be prepared: ${(e as Error).message}`);
+        break;
+      }
       if (ctx.breaker.open) {
         // Not judged: nothing was sent, so there is no evidence for or against the target.
         const result = ctx.breaker.notSent();
-        steps.push(stepResult(ctx, fixture.operationId, s, prepared, result, [], reproduce));
+        steps.push(stepResult(ctx, operation.operationId, s, prepared, result, [], reproduce));
         error = result.failure.message;
         break;
       }
@@ -57,18 +75,19 @@ export function createCaseRunner(ctx: CaseContext): CaseRunner {
       ctx.breaker.record(result);
       if (result.ok && CAPACITY.has(result.response.status)) {
         // Limits and quotas are not shown by the contract: a refusal for capacity is not judged.
-        steps.push(stepResult(ctx, fixture.operationId, s, prepared, result, [], reproduce));
+        steps.push(stepResult(ctx, operation.operationId, s, prepared, result, [], reproduce));
         const advice = "lower --concurrency, or give the target room";
         error = `the target refused for capacity (${result.response.status}); the case could not be judged: ${advice}`;
         break;
       }
       const expect = fixture.steps[s]!.expect;
-      const context = { operation: fixture.operation, specSource: ctx.specSource, expect, result, redact: ctx.redact };
+      const context = { operation, specSource: ctx.specSource, expect, result, redact: ctx.redact };
       const findings = judge({ ...context, earlierStatuses: statuses }, ctx.checkFilter).map((f) =>
         ctx.classify(fixture.id, redactFinding(f, ctx.redact)),
       );
       statuses.push(result.ok ? result.response.status : undefined);
-      steps.push(stepResult(ctx, fixture.operationId, s, prepared, result, findings, reproduce));
+      earlier.push({ request: prepared, response: result.ok ? result.response : undefined });
+      steps.push(stepResult(ctx, operation.operationId, s, prepared, result, findings, reproduce));
       if (!result.ok) {
         // The harness could not reach the target; any other transport failure is the target's (response.received).
         const harnessSide = result.failure.kind === "unreachable" || result.failure.kind === "tls";

@@ -1,5 +1,5 @@
 import type { CheckedResponse, CompiledOperation, Violation } from "../src/contract/index.js";
-import { checkResponse, describeViolation } from "../src/contract/index.js";
+import { checkResponse, checkResponseHeaders, describeViolation } from "../src/contract/index.js";
 import type { Expectation } from "./fixtures.js";
 import type { ExchangeResult } from "./http-client.js";
 
@@ -41,6 +41,7 @@ export const CHECK_IDS = [
   "response.media-type",
   "response.json",
   "response.schema",
+  "response.headers",
   "valid.accepted",
   "invalid.rejected",
   "auth.rejected",
@@ -307,6 +308,27 @@ export const CHECKS: readonly Check[] = [
           "the fixture's expect.status",
         ),
       ];
+    },
+  },
+  {
+    id: "response.headers",
+    summary:
+      "An answer carries the headers its documented response requires, and each documented header it carries is valid by its schema.",
+    run(ctx) {
+      const s = statusOf(ctx);
+      if (s === undefined || !ctx.result.ok) return [];
+      const response = ctx.operation.responseFor(s);
+      if (response === undefined || response.headers.size === 0) return [];
+      return checkResponseHeaders(response, ctx.result.response.headers).map((p) =>
+        finding(
+          "response.headers",
+          "failure",
+          p.detail,
+          p.header.required ? `a ${p.header.name} header valid by its schema` : `a valid ${p.header.name} header`,
+          p.received === undefined ? `no ${p.header.name} header` : `${p.header.name}: ${p.received}`,
+          ref(ctx, p.header.pointer),
+        ),
+      );
     },
   },
   {

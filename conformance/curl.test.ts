@@ -23,7 +23,7 @@ describe("curlFor: a command the shell turns back into the same request, the tok
     ["a token with shell characters of its own", 'a$b`c"d', { "x-note": 'pre a$b`c"d post' }],
   ])("%s", async (_name, token, extra) => {
     const inQuery = /^[\w.-]+$/.test(token) ? `api_key=${token}&` : "";
-    const request: PreparedRequest = {
+    const request: Pick<PreparedRequest, "method" | "path" | "headers" | "body"> = {
       method: "POST",
       path: `/plants?${inQuery}q=$HOME`,
       headers: { authorization: `Bearer ${token}`, ...extra },

@@ -10,7 +10,11 @@ import { joinUrl } from "./http-client.js";
  * credentials through base64), so the command can be pasted after exporting them, and no secret
  * itself is printed. `secrets` is the run's token alone, or every secret with its expansion.
  */
-export function curlFor(base: URL, request: PreparedRequest, secrets: string | readonly CurlSecret[]): string {
+export function curlFor(
+  base: URL,
+  request: Pick<PreparedRequest, "method" | "path" | "headers" | "body">,
+  secrets: string | readonly CurlSecret[],
+): string {
   const list: readonly CurlSecret[] =
     typeof secrets === "string" ? [{ value: secrets, expansion: TOKEN_VAR }] : secrets.filter((s) => s.value !== "");
   const url = joinUrl(base, request.path);

@@ -1,8 +1,19 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import type { CompiledOperation, Contract } from "../src/contract/index.js";
-import { checkRequest, describeViolation, parseJsonExact, stringifyExact } from "../src/contract/index.js";
+import type { CompiledOperation, CompiledParameter, Contract, ParameterStyle } from "../src/contract/index.js";
+import {
+  buildQueryString,
+  checkRequest,
+  describeViolation,
+  parseJsonExact,
+  resolvePointer,
+  serializeCookie,
+  serializeHeader,
+  serializePath,
+  serializeQuery,
+  stringifyExact,
+} from "../src/contract/index.js";
 import { KitError } from "../src/errors.js";
 import { KIT_ROOT } from "../src/paths.js";
 import { credentialsFor, type CredentialKind, type RunCredentials } from "./credentials.js";
@@ -17,6 +28,13 @@ export interface FixtureRequest {
   readonly headers?: Readonly<Record<string, string>>;
   readonly pathParams?: Readonly<Record<string, string>>;
   readonly query?: Readonly<Record<string, string>>;
+  /**
+   * Values of the operation's parameters by name (or `in:name` where two share a name), serialised by
+   * each parameter's style. A value may be `{"$fresh": NAME}` or `{"$from": EXPRESSION, "step": N}`, an
+   * OpenAPI runtime expression (`$request.body#/id`, `$request.path.id`, `$response.body#/id`,
+   * `$response.header.Location`, `$statusCode`) read from step N of the case (default: the step before).
+   */
+  readonly parameters?: Readonly<Record<string, unknown>>;
   readonly body?: unknown;
   readonly rawBody?: string;
   readonly rawBodyBase64?: string;
@@ -31,6 +49,8 @@ export interface Expectation {
 }
 
 export interface FixtureStep {
+  /** The operationId this step calls, when not the fixture's. */
+  readonly operation?: string;
   readonly request: FixtureRequest;
   readonly expect: Expectation;
 }
@@ -43,6 +63,20 @@ export interface Fixture {
   readonly steps: readonly FixtureStep[];
   readonly file: string;
   readonly operation: CompiledOperation;
+  /** The operation of each step, when steps call other operations than the fixture's. */
+  readonly stepOperations?: readonly CompiledOperation[];
+}
+
+/** The operation a step calls. */
+export const stepOperation = (fixture: Fixture, step: number): CompiledOperation =>
+  fixture.stepOperations?.[step] ?? fixture.operation;
+
+/** What an earlier step of the case sent and got, for `$from` values. */
+export interface EarlierExchange {
+  readonly request: PreparedRequest;
+  readonly response:
+    | { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: Uint8Array }
+    | undefined;
 }
 
 /** A request ready to send: everything resolved but the target's base URL. */
@@ -52,6 +86,10 @@ export interface PreparedRequest {
   readonly path: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: Buffer | undefined;
+  /** The parameter values sent, by `in:name` (for `$request.path.id` of a later step, and coverage). */
+  readonly parameters: Readonly<Record<string, unknown>>;
+  /** The request's path as sent, without the query (percent-encoded). */
+  readonly pathOnly: string;
   /** The credentials the request carries by the fixture; undefined when the operation requires none. */
   readonly credentials?: Credentials;
   /** The security schemes whose credentials the request carries (the alternative used); empty when none. */
@@ -126,6 +164,16 @@ export function loadFixture(file: string, contract: Contract): Fixture {
       `${file}: field /operation: "${data.operation}" is not an operationId of ${contract.source}`,
     );
   }
+  const stepOperations = data.steps.map((step, i) => {
+    if (step.operation === undefined) return operation;
+    const other = contract.operation(step.operation);
+    if (other === undefined)
+      throw new KitError(
+        "PS_FIXTURE_UNKNOWN_OPERATION",
+        `${file}: field /steps/${i}/operation: "${step.operation}" is not an operationId of ${contract.source}`,
+      );
+    return other;
+  });
   const fixture: Fixture = {
     id: data.id,
     description: data.description,
@@ -133,6 +181,7 @@ export function loadFixture(file: string, contract: Contract): Fixture {
     steps: data.steps,
     file,
     operation,
+    ...(data.steps.some((st) => st.operation !== undefined) ? { stepOperations } : {}),
   };
   checkHonesty(fixture, fail);
   return fixture;
@@ -143,6 +192,7 @@ function checkHonesty(fixture: Fixture, fail: (detail: string) => never): void {
   const sample = new Random(0n);
   const fresh = new Map<string, bigint | string>();
   const secrets: Secrets = { token: "sample-token", wrongToken: "sample-wrong" };
+  const earlier: EarlierExchange[] = [];
   fixture.steps.forEach((step, i) => {
     const at = `field /steps/${i}`;
     const from = step.expect.existingAnswerFrom;
@@ -152,13 +202,17 @@ function checkHonesty(fixture: Fixture, fail: (detail: string) => never): void {
       fail(`${at}/expect/refusable: applies to valid steps only`);
     let prepared: PreparedRequest;
     try {
-      prepared = prepareRequest(fixture, i, fresh, sample, secrets);
+      prepared = prepareRequest(fixture, i, fresh, sample, secrets, earlier);
     } catch (error) {
+      // A value from an earlier step's answer is only known when the case runs: not judged here.
+      if (error instanceof NotYetKnown) return;
       return fail(`${at}/request: ${(error as Error).message}`);
     }
+    earlier.push({ request: prepared, response: undefined });
     const credentials = step.request.credentials ?? "valid";
-    const problems = requestProblems(fixture.operation, prepared);
-    const authorised = credentials === "valid" || credentials === "lowercase-scheme" || !fixture.operation.authRequired;
+    const problems = requestProblems(stepOperation(fixture, i), prepared);
+    const authorised =
+      credentials === "valid" || credentials === "lowercase-scheme" || !stepOperation(fixture, i).authRequired;
     switch (step.expect.kind) {
       case "valid":
       case "duplicate":
@@ -185,14 +239,22 @@ function checkHonesty(fixture: Fixture, fail: (detail: string) => never): void {
  * contract decides (contract/acceptability.ts), exactly as for the reference server.
  */
 export function requestProblems(operation: CompiledOperation, request: PreparedRequest): string[] {
-  const checked = checkRequest(operation, { headers: request.headers, body: request.body });
+  const q = request.path.indexOf("?");
+  const checked = checkRequest(operation, {
+    headers: request.headers,
+    body: request.body,
+    path: request.pathOnly,
+    query: q < 0 ? "" : request.path.slice(q + 1),
+  });
   if (checked.ok) return [];
   return checked.reason === "schema" ? checked.violations.map(describeViolation) : [checked.detail];
 }
 
 /**
- * Resolves one step's request: fresh values (kept per case in `fresh`, so steps share them),
- * credentials, path parameters, query, body and its default Content-Type.
+ * Resolves one step's request: fresh values (kept per case in `fresh`, so steps share them), values
+ * from earlier steps (`$from`), credentials, parameters by their style, path parameters, query, body
+ * and its default Content-Type. Throws NotYetKnown when a value comes from an earlier answer that
+ * does not exist yet (the fixture honesty check, before anything is sent).
  */
 export function prepareRequest(
   fixture: Fixture,
@@ -200,10 +262,11 @@ export function prepareRequest(
   fresh: Map<string, bigint | string>,
   random: Random,
   secrets: Secrets,
+  earlier: readonly EarlierExchange[] = [],
 ): PreparedRequest {
   const step = fixture.steps[stepIndex] as FixtureStep;
   const r = step.request;
-  const op = fixture.operation;
+  const op = stepOperation(fixture, stepIndex);
   const freshOf = (name: string, kind: string): bigint | string => {
     if (!(FRESH_KINDS as readonly string[]).includes(kind))
       throw new Error(`unknown fresh kind "${kind}" (kinds: ${FRESH_KINDS.join(", ")})`);
@@ -214,9 +277,13 @@ export function prepareRequest(
     }
     return v;
   };
+  const values = {
+    freshOf,
+    fromOf: (expression: string, from: number | undefined) => valueFrom(earlier, stepIndex, expression, from),
+  };
 
   let body: Buffer | undefined;
-  if (r.body !== undefined) body = Buffer.from(stringifyExact(substituteFresh(r.body, freshOf)), "utf8");
+  if (r.body !== undefined) body = Buffer.from(stringifyExact(substituteValues(r.body, values)), "utf8");
   else if (r.rawBody !== undefined) {
     body = Buffer.from(
       r.rawBody.replace(/\{\{fresh:([A-Za-z0-9_-]+)(?::([a-z0-9-]+))?\}\}/g, (_m, name: string, kind?: string) =>
@@ -231,44 +298,139 @@ export function prepareRequest(
   const firstMediaType = op.requestBody === undefined ? undefined : [...op.requestBody.content.keys()][0];
   if (body !== undefined && firstMediaType !== undefined) headers["content-type"] = firstMediaType;
   for (const [k, v] of Object.entries(r.headers ?? {})) headers[k.toLowerCase()] = v;
-  const query = new URLSearchParams(r.query ?? {});
+  const queryPieces = new URLSearchParams(r.query ?? {}).toString();
+  const pieces: string[] = queryPieces === "" ? [] : queryPieces.split("&");
+  const cookies: string[] = [];
+
+  // Parameters by their style: a value given by name (or `in:name`), resolved first.
+  const sent: Record<string, unknown> = {};
+  const pathValues: Record<string, string> = {};
+  for (const p of op.parameters) {
+    const given = r.parameters?.[`${p.in}:${p.name}`] ?? r.parameters?.[p.name];
+    if (given === undefined) continue;
+    const value = substituteValues(given, values);
+    sent[`${p.in}:${p.name}`] = value;
+    const style = styleOf(p);
+    if (p.in === "path") pathValues[p.name] = serializePath(style, value);
+    else if (p.in === "query") pieces.push(...serializeQuery(style, value));
+    else if (p.in === "header") {
+      const text = serializeHeader(style, value);
+      if (text !== undefined) headers[p.name.toLowerCase()] = text;
+    } else {
+      const text = serializeCookie(style, value);
+      if (text !== undefined) cookies.push(text);
+    }
+  }
+  if (cookies.length > 0)
+    headers.cookie = [headers.cookie, ...cookies].filter((c) => c !== undefined && c !== "").join("; ");
+
   const credentials = r.credentials ?? "valid";
   const applied = credentialsFor(op, credentials, secrets);
   Object.assign(headers, applied.headers);
-  for (const [name, value] of applied.query) query.set(name, value);
+  for (const [name, value] of applied.query) pieces.push(new URLSearchParams({ [name]: value }).toString());
   if (applied.cookies.length > 0) {
     const pairs = applied.cookies.map(([name, value]) => `${name}=${value}`).join("; ");
     headers.cookie = headers.cookie === undefined ? pairs : `${headers.cookie}; ${pairs}`;
   }
 
   const path = op.pathTemplate.replace(/\{([^}]+)\}/g, (_m, name: string) => {
+    const serialised = pathValues[name];
+    if (serialised !== undefined) return serialised;
     const v = r.pathParams?.[name];
-    if (v === undefined) throw new Error(`pathParams.${name} is required by ${op.pathTemplate}`);
+    if (v === undefined)
+      throw new Error(`the path parameter ${name} of ${op.pathTemplate} needs a value (parameters or pathParams)`);
+    sent[`path:${name}`] ??= v;
     return encodeURIComponent(v);
   });
-  const qs = query.toString();
   return {
     method: op.method.toUpperCase(),
-    path: qs === "" ? path : `${path}?${qs}`,
+    path: path + buildQueryString(pieces),
+    pathOnly: path,
     headers,
     body,
+    parameters: sent,
     credentials: op.authRequired ? credentials : undefined,
     schemes: applied.schemes,
   };
 }
 
-function substituteFresh(value: unknown, freshOf: (name: string, kind: string) => bigint | string): unknown {
-  if (Array.isArray(value)) return value.map((v) => substituteFresh(v, freshOf));
+/** Thrown while a value from an earlier step's answer is asked for before that answer exists. */
+export class NotYetKnown extends Error {}
+
+const styleOf = (p: CompiledParameter): ParameterStyle => ({
+  name: p.name,
+  in: p.in,
+  style: p.style,
+  explode: p.explode,
+  ...(p.allowReserved ? { allowReserved: true } : {}),
+  ...(p.content === undefined ? {} : { contentType: p.content.mediaType }),
+});
+
+/**
+ * The value an OpenAPI runtime expression names in an earlier step (default: the one before):
+ * `$request.body#/p`, `$request.path.n`, `$request.query.n`, `$request.header.n`,
+ * `$response.body#/p`, `$response.header.n`, `$statusCode`. Integers beyond 2^53 come exactly (bigint).
+ */
+function valueFrom(
+  earlier: readonly EarlierExchange[],
+  stepIndex: number,
+  expression: string,
+  from: number | undefined,
+): unknown {
+  const n = from ?? stepIndex - 1;
+  if (!Number.isInteger(n) || n < 0 || n >= stepIndex)
+    throw new Error(`$from ${JSON.stringify(expression)}: step ${n} is not an earlier step`);
+  const exchange = earlier[n];
+  if (exchange === undefined) throw new NotYetKnown(expression);
+  const fromJson = (bytes: Uint8Array | undefined, pointer: string): unknown => {
+    const parsed = parseJsonExact(Buffer.from(bytes ?? new Uint8Array()).toString("utf8"));
+    if (!parsed.ok) throw new Error(`${expression}: the body of step ${n} is not JSON`);
+    const exact = parsed.exact.get(pointer);
+    const value = exact?.integer ?? resolvePointer(parsed.value, pointer);
+    if (value === undefined) throw new Error(`${expression}: step ${n}'s body has nothing at ${pointer}`);
+    return value;
+  };
+  const m = /^\$(request|response)\.(body|path|query|header)(?:#(.*)|\.(.+))?$/.exec(expression);
+  if (expression === "$statusCode") {
+    if (exchange.response === undefined) throw new NotYetKnown(expression);
+    return exchange.response.status;
+  }
+  if (m === null) throw new Error(`$from ${JSON.stringify(expression)} is not a runtime expression this kit reads`);
+  const [, side, part, pointer, name] = m;
+  if (side === "response" && exchange.response === undefined) throw new NotYetKnown(expression);
+  if (part === "body")
+    return fromJson(side === "request" ? exchange.request.body : exchange.response!.body, pointer ?? "");
+  if (name === undefined) throw new Error(`$from ${JSON.stringify(expression)} names no field`);
+  const found =
+    part === "header"
+      ? (side === "request" ? exchange.request.headers : exchange.response!.headers)[name.toLowerCase()]
+      : side === "request"
+        ? exchange.request.parameters[`${part}:${name}`]
+        : undefined;
+  if (found === undefined) throw new Error(`${expression}: step ${n} has no ${part} ${name}`);
+  return found;
+}
+
+interface ValueSources {
+  readonly freshOf: (name: string, kind: string) => bigint | string;
+  readonly fromOf: (expression: string, from: number | undefined) => unknown;
+}
+
+function substituteValues(value: unknown, sources: ValueSources): unknown {
+  if (Array.isArray(value)) return value.map((v) => substituteValues(v, sources));
   if (typeof value !== "object" || value === null) return value;
   const o = value as Record<string, unknown>;
   if (typeof o.$fresh === "string" && Object.keys(o).every((k) => k === "$fresh" || k === "kind")) {
-    return freshOf(o.$fresh, typeof o.kind === "string" ? o.kind : "int64");
+    return sources.freshOf(o.$fresh, typeof o.kind === "string" ? o.kind : "int64");
+  }
+  if (typeof o.$from === "string" && Object.keys(o).every((k) => k === "$from" || k === "step")) {
+    return sources.fromOf(o.$from, typeof o.step === "number" ? o.step : undefined);
   }
   // defineProperty, so that a "__proto__" key in a fixture stays plain data.
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(o))
     Object.defineProperty(out, k, {
-      value: substituteFresh(v, freshOf),
+      value: substituteValues(v, sources),
       enumerable: true,
       writable: true,
       configurable: true,

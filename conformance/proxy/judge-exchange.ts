@@ -1,5 +1,5 @@
 import type { CompiledOperation, Contract } from "../../src/contract/index.js";
-import { checkRequest, describeViolation, escapePointer } from "../../src/contract/index.js";
+import { checkParameters, checkRequest, describeViolation, escapePointer } from "../../src/contract/index.js";
 import { finding, judge, preview, type CheckId, type Finding } from "../checks.js";
 import type { Expectation } from "../fixtures.js";
 import type { ClientCheckId, ProxyNoteId } from "./types.js";
@@ -14,6 +14,8 @@ export interface ObservedRequest {
   readonly method: string;
   /** The path without the query, as the contract's paths are written. */
   readonly path: string;
+  /** The query, without `?` ("" when none). */
+  readonly query?: string;
   /** Lower-case names; repeated fields joined with ", " (RFC 9110 section 5.3). */
   readonly headers: Readonly<Record<string, string>>;
   /** The whole body; undefined when it was over the recording cap or did not arrive whole. */
@@ -75,11 +77,31 @@ export function judgeRequest(
     };
   }
   const operation = route.operation;
+  // Parameters first: they are judged whatever happened to the body.
+  const parameter = checkParameters(operation, {
+    headers: request.headers,
+    path: request.path,
+    query: request.query ?? "",
+  });
+  const parameterFindings =
+    parameter === undefined
+      ? []
+      : [
+          finding(
+            "request.parameter",
+            "failure",
+            `the request breaks the contract: ${redact(parameter.detail)}`,
+            "a request the contract accepts",
+            redact(`${request.method} ${request.path}${request.query ? `?${request.query}` : ""}`),
+            `${specSource}#${parameter.parameter.pointer}`,
+          ),
+        ];
   if (request.body === undefined) {
     const why = request.bodyNotJudged ?? "the body was not recorded";
     return {
       operation,
       findings: [
+        ...parameterFindings,
         finding(
           "proxy.not-judged",
           "note",
@@ -101,16 +123,19 @@ export function judgeRequest(
   const received = `${request.headers["content-type"] ?? "(no Content-Type)"}: ${preview(request.body, 500, redact)}`;
   return {
     operation,
-    findings: problems.map((p) =>
-      finding(
-        "request.body",
-        "failure",
-        `the request breaks the contract: ${redact(p)}`,
-        "a request the contract accepts",
-        received,
-        rule,
+    findings: [
+      ...parameterFindings,
+      ...problems.map((p) =>
+        finding(
+          "request.body",
+          "failure",
+          `the request breaks the contract: ${redact(p)}`,
+          "a request the contract accepts",
+          received,
+          rule,
+        ),
       ),
-    ),
+    ],
   };
 }
 
@@ -120,10 +145,16 @@ export const RESPONSE_CHECKS: readonly CheckId[] = [
   "response.media-type",
   "response.json",
   "response.schema",
+  "response.headers",
   "status.undocumented",
 ];
 /** Those that need no body, for answers whose body was not recorded (or has none, as for HEAD). */
-const BODYLESS_CHECKS: readonly CheckId[] = ["status.no-5xx", "response.media-type", "status.undocumented"];
+const BODYLESS_CHECKS: readonly CheckId[] = [
+  "status.no-5xx",
+  "response.media-type",
+  "response.headers",
+  "status.undocumented",
+];
 
 /**
  * The proxy does not know what a client meant by a request, so it cannot say which 4xx the client

@@ -233,7 +233,7 @@ function recordExchange(
         : undefined;
     const verdict = judgeRequest(
       j.contract,
-      { method: f.method, path, headers: f.requestHeaders, body, bodyNotJudged },
+      { method: f.method, path, query: queryOf(f.target), headers: f.requestHeaders, body, bodyNotJudged },
       j.specSource,
       redact,
     );
@@ -422,6 +422,13 @@ function originPath(target: string): string {
   } catch {
     return target;
   }
+}
+
+/** The query of a request target, without `?` ("" when none). */
+function queryOf(target: string): string {
+  const origin = originPath(target);
+  const q = origin.indexOf("?");
+  return q < 0 ? "" : origin.slice(q + 1);
 }
 
 /** The path the contract's routes are matched against: origin-form, without the query. */

@@ -4,7 +4,7 @@ import type { CheckId, Finding } from "../checks.js";
 export type Side = "client" | "server";
 
 /** Checks of the request, made by the proxy's one request-judging function. */
-export type ClientCheckId = "request.path" | "request.method" | "request.body";
+export type ClientCheckId = "request.path" | "request.method" | "request.parameter" | "request.body";
 
 /** Notes the proxy itself adds: what it forwarded but could not judge, and why. */
 export type ProxyNoteId = "proxy.not-judged";
