@@ -170,6 +170,18 @@ export const CHECKS: readonly Check[] = [
       const ok =
         classOf(s) === 2 && (success.length === 0 || ctx.operation.responseFor(s)?.status.startsWith("2") === true);
       if (ok) return [];
+      if (ctx.expect.missingOk === true && (s === 404 || s === 410)) {
+        return [
+          finding(
+            "valid.accepted",
+            "note",
+            `got ${s}: the request names a resource the harness could not know exists, so that is an expected answer`,
+            success.join(" or ") || "2xx",
+            received(ctx),
+            ref(ctx, ctx.operation.pointer),
+          ),
+        ];
+      }
       const from = ctx.expect.existingAnswerFrom;
       const repeated = from === undefined ? undefined : ctx.earlierStatuses[from];
       if (repeated !== undefined && classOf(repeated) === 4 && s === repeated) {
@@ -340,7 +352,8 @@ export const CHECKS: readonly Check[] = [
       if (s === undefined || ctx.answer?.ok !== false || ctx.answer.reason !== "status" || classOf(s) === 5) return [];
       const from = ctx.expect.existingAnswerFrom;
       const existed = from !== undefined && ctx.earlierStatuses[from] === s;
-      const silent = classOf(s) === 4 && (ctx.expect.kind !== "valid" || existed);
+      const missing = ctx.expect.missingOk === true && (s === 404 || s === 410);
+      const silent = classOf(s) === 4 && (ctx.expect.kind !== "valid" || existed || missing);
       const where = ref(ctx, `${ctx.operation.pointer}/responses`);
       if (silent) {
         return [

@@ -45,6 +45,8 @@ export interface Expectation {
   readonly status?: number;
   readonly severity?: "failure" | "warning";
   readonly refusable?: boolean;
+  /** A valid request on a resource the harness could not know exists: 404 or 410 is an expected answer. */
+  readonly missingOk?: boolean;
   readonly existingAnswerFrom?: number;
 }
 
@@ -200,6 +202,8 @@ function checkHonesty(fixture: Fixture, fail: (detail: string) => never): void {
       fail(`${at}/expect/existingAnswerFrom: must name an earlier step, on a valid step`);
     if (step.expect.refusable === true && step.expect.kind !== "valid")
       fail(`${at}/expect/refusable: applies to valid steps only`);
+    if (step.expect.missingOk === true && step.expect.kind !== "valid")
+      fail(`${at}/expect/missingOk: applies to valid steps only`);
     let prepared: PreparedRequest;
     try {
       prepared = prepareRequest(fixture, i, fresh, sample, secrets, earlier);

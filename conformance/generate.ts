@@ -2,7 +2,6 @@ import fc from "fast-check";
 import type { CompiledOperation, Contract } from "../src/contract/index.js";
 import { checkRequest, escapePointer, parseJsonExact, resolvePointer, stringifyExact } from "../src/contract/index.js";
 import { INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN, TWO_53 } from "../src/contract/index.js";
-import type { Fixture } from "./fixtures.js";
 
 /**
  * Requests generated from an operation's request schema: positive bodies the schema accepts, biased
@@ -66,9 +65,42 @@ function integerArb(s: Schema): fc.Arbitrary<bigint> {
   );
 }
 
-/** Strings over all of Unicode, empty and very long ones included. */
+const DAY = fc.date({
+  min: new Date("1900-01-01T00:00:00Z"),
+  max: new Date("2999-12-31T23:59:59Z"),
+  noInvalidDate: true,
+});
+
+/** Strings of the formats JSON Schema names (ajv-formats checks them), or undefined for others. */
+export function formatArb(format: unknown): fc.Arbitrary<string> | undefined {
+  switch (format) {
+    case "uuid":
+      return fc.uuid();
+    case "date":
+      return DAY.map((d) => d.toISOString().slice(0, 10));
+    case "date-time":
+      return DAY.map((d) => d.toISOString());
+    case "email":
+      return fc.emailAddress();
+    case "uri":
+    case "url":
+      return fc.webUrl();
+    case "ipv4":
+      return fc.ipV4();
+    case "ipv6":
+      return fc.ipV6();
+    case "hostname":
+      return fc.domain();
+    default:
+      return undefined;
+  }
+}
+
+/** Strings over all of Unicode, empty and very long ones included; of the format, where it names one. */
 function stringArb(s: Schema): fc.Arbitrary<string> {
   if (Array.isArray(s.enum)) return fc.constantFrom(...(s.enum as string[]));
+  const formatted = formatArb(s.format);
+  if (formatted !== undefined) return formatted;
   const minLength = typeof s.minLength === "number" ? s.minLength : 0;
   const maxLength = typeof s.maxLength === "number" ? s.maxLength : 2_000;
   return fc.oneof(
@@ -216,12 +248,20 @@ function freshen(doc: unknown, schema: unknown, body: unknown, options: Generato
   return out;
 }
 
-const JSON_HEADERS = { "content-type": "application/json" } as const;
 const encoder = new TextEncoder();
 
-/** Whether the contract accepts a generated text sent as application/json (contract/acceptability.ts decides). */
+/** The JSON media type the generator sends an operation's body as: application/json, else the first +json one. */
+export function jsonMediaType(op: CompiledOperation): string | undefined {
+  const types = [...(op.requestBody?.content.keys() ?? [])];
+  return types.find((t) => t.toLowerCase() === "application/json") ?? types.find((t) => /json/i.test(t));
+}
+
+/** Whether the contract accepts a generated text sent as the operation's JSON media type (acceptability.ts decides). */
 function verdict(op: CompiledOperation, text: string): boolean {
-  const checked = checkRequest(op, { headers: JSON_HEADERS, body: encoder.encode(text) });
+  const checked = checkRequest(op, {
+    headers: { "content-type": jsonMediaType(op) ?? "application/json" },
+    body: encoder.encode(text),
+  });
   return checked.ok && checked.entry !== undefined;
 }
 
@@ -299,38 +339,9 @@ export function minimalBody(op: CompiledOperation, doc: unknown, options: Genera
 }
 
 function schemaOf(op: CompiledOperation, doc: unknown): unknown {
-  const pointer = op.requestBody?.content.get("application/json")?.pointer;
+  const type = jsonMediaType(op);
+  const pointer = type === undefined ? undefined : op.requestBody?.content.get(type)?.pointer;
   return pointer === undefined ? {} : (resolvePointer(doc, `${pointer}/schema`) ?? {});
-}
-
-/** A generated body as a one-step fixture, so the run judges it exactly as it judges a file. */
-export function generatedFixture(
-  op: CompiledOperation,
-  id: string,
-  body: GeneratedBody,
-  kind: "valid" | "invalid",
-): Fixture {
-  return {
-    id,
-    description:
-      kind === "valid"
-        ? "a generated body the schema accepts"
-        : `a generated body that breaks one rule: ${body.reason}`,
-    operationId: op.operationId,
-    file: "(generated)",
-    operation: op,
-    // A refusal of a positive body is a warning: the contract shows no constraints beyond the schema.
-    // Sent as bytes, so nothing in a generated string is taken for a {{fresh:...}} placeholder.
-    steps: [
-      {
-        request: {
-          rawBodyBase64: Buffer.from(body.text, "utf8").toString("base64"),
-          headers: { "content-type": "application/json" },
-        },
-        expect: kind === "valid" ? { kind, refusable: true } : { kind },
-      },
-    ],
-  };
 }
 
 /**

@@ -1,9 +1,17 @@
 import { randomBytes } from "node:crypto";
 import fc from "fast-check";
 import type { CompiledOperation, Contract } from "../src/contract/index.js";
-import type { Fixture } from "./fixtures.js";
+import type { Expectation, Fixture } from "./fixtures.js";
 import { freshValue, Random } from "./fresh.js";
-import { generatedFixture, minimalBody, negativeBodies, positiveBodies, type GeneratedBody } from "./generate.js";
+import {
+  chainFixture,
+  minimalRequest,
+  negativeRequests,
+  positiveRequests,
+  producerFor,
+  requestFixture,
+  type GeneratedRequest,
+} from "./generate-request.js";
 import type { GenerateOptions } from "./options.js";
 import type { CaseResult, StepResult } from "./results.js";
 
@@ -52,26 +60,54 @@ export async function runGenerated(
     ),
   );
   for (const op of operations) {
-    const minimal = minimalBody(op, contract.document, { fresh: probeFresh });
+    const probeOptions = { fresh: probeFresh };
+    const producer = producerFor(contract, op);
+    // With a path parameter and no way to know an existing resource, ids are made up: 404 is then
+    // the expected answer, not a failure, and the case says so.
+    const unknownIds = producer === undefined && op.parameters.some((p) => p.in === "path");
+    const minimal = minimalRequest(contract, op, probeOptions);
     for (const polarity of POLARITIES) {
       const id = `generated-${polarity}-${op.operationId}`;
       const sliceEnd = Date.now() + Math.max(1, (deadline - Date.now()) / slicesLeft--);
       const kind = polarity === "positive" ? "valid" : "invalid";
       let n = 0;
-      const judge = (body: GeneratedBody, refusable = true): Promise<CaseResult> => {
-        const fixture = generatedFixture(op, `${id}-${++n}`, body, kind);
-        const step = fixture.steps[0]!;
-        return runCase(refusable ? fixture : { ...fixture, steps: [{ ...step, expect: { kind } }] }, random);
+      const judge = (request: GeneratedRequest, strict = false): Promise<CaseResult> => {
+        const expect: Expectation =
+          kind === "invalid"
+            ? { kind }
+            : {
+                kind,
+                // A refusal of a positive request is a warning: the contract shows no constraints beyond the schema.
+                ...(strict ? {} : { refusable: true }),
+                ...(unknownIds || (!strict && producer !== undefined) ? { missingOk: true } : {}),
+              };
+        const description =
+          kind === "valid"
+            ? "a generated request the contract accepts"
+            : `a generated request that breaks one rule: ${request.reason}`;
+        return runCase(requestFixture(op, `${id}-${++n}`, description, request, expect), random);
       };
-      // The plainest valid body first: it must get the documented success, refusal included.
-      if (polarity === "positive" && minimal !== undefined) {
-        const probe = await judge(minimal, false);
-        if (probe.outcome !== "pass") {
+      // The plainest valid request first: it must get the documented success, refusal included. With a
+      // producer, it is called on a resource the case makes first.
+      if (polarity === "positive") {
+        const chain =
+          producer === undefined ? undefined : chainFixture(contract, op, producer, probeOptions, `${id}-chain`);
+        const probe =
+          chain !== undefined
+            ? await runCase(chain, random)
+            : minimal !== undefined
+              ? await judge(minimal, true)
+              : undefined;
+        if (probe !== undefined && probe.outcome !== "pass") {
+          const what =
+            chain !== undefined
+              ? chain.description
+              : `the plainest valid request for ${op.operationId} (required values, ordinary ones)`;
           results.push({
             ...probe,
             fixture: id,
-            description: `the plainest valid body for ${op.operationId} (required properties, ordinary values) was not accepted`,
-            generated: { polarity, body: minimal.text, reason: undefined },
+            description: `${what}: not accepted`,
+            generated: { polarity, body: minimal?.body?.text ?? "", reason: undefined },
           });
           continue;
         }
@@ -79,24 +115,22 @@ export async function runGenerated(
       let harnessError: CaseResult | undefined;
       // The last failing call is fast-check's counterexample (the smallest failing body found); it is
       // reported as judged then, not sent again: a stateful target may answer differently now.
-      let lastFailure: { body: GeneratedBody; result: CaseResult } | undefined;
+      let lastFailure: { request: GeneratedRequest; result: CaseResult } | undefined;
       // Warnings of every judged body, one example step per check, so none is lost behind a pass.
       const warnings = new Map<string, StepResult>();
       let judged = 0;
       const arb =
-        polarity === "positive"
-          ? positiveBodies(contract, op, contract.document, { fresh })
-          : negativeBodies(contract, op, contract.document, { fresh });
+        polarity === "positive" ? positiveRequests(contract, op, { fresh }) : negativeRequests(contract, op, { fresh });
       const details = await fc.check(
-        fc.asyncProperty(arb, async (body) => {
-          fc.pre(body !== null); // a candidate the validator disagrees with is skipped, never sent
-          const result = await judge(body as GeneratedBody);
+        fc.asyncProperty(arb, async (request) => {
+          fc.pre(request !== null); // a candidate the contract disagrees with is skipped, never sent
+          const result = await judge(request as GeneratedRequest);
           judged++;
           if (result.outcome === "error") harnessError ??= result;
           for (const step of result.steps)
             for (const f of step.findings)
               if (f.severity === "warning" && !warnings.has(f.check)) warnings.set(f.check, step);
-          if (result.outcome === "fail") lastFailure = { body: body as GeneratedBody, result };
+          if (result.outcome === "fail") lastFailure = { request: request as GeneratedRequest, result };
           return result.outcome !== "fail";
         }),
         {
@@ -107,14 +141,20 @@ export async function runGenerated(
           maxSkipsPerRun: 20,
         },
       );
-      const summary = `${judged} generated ${polarity} bodies for ${op.operationId}`;
+      const ids = unknownIds ? " (with ids the harness could not know: 404 accepted)" : "";
+      const summary = `${judged} generated ${polarity} requests for ${op.operationId}${ids}`;
       if (lastFailure !== undefined) {
-        const { body, result } = lastFailure;
+        const { request, result } = lastFailure;
         results.push({
           ...result,
           fixture: id,
-          description: `${summary}; the smallest failing one (after ${details.numShrinks} shrinking steps)${body.reason === undefined ? "" : ` breaks ${body.reason}`}`,
-          generated: { polarity, body: body.text, reason: body.reason },
+          description: `${summary}; the smallest failing one (after ${details.numShrinks} shrinking steps)${request.reason === undefined ? "" : ` breaks ${request.reason}`}`,
+          generated: {
+            polarity,
+            body: request.body?.text ?? "",
+            parameters: jsonParameters(request.parameters),
+            reason: request.reason,
+          },
         });
       } else if (harnessError !== undefined) {
         results.push({ ...harnessError, fixture: id, description: summary });
@@ -128,7 +168,7 @@ export async function runGenerated(
           steps: [],
           error: details.interrupted
             ? "no generated body was judged within its share of --max-time; give it more time"
-            : "cannot generate bodies for this schema: every candidate was refused by the compiled validator",
+            : "cannot generate requests for this operation: every candidate was refused by the contract",
           durationMs: 0,
         });
       } else {
@@ -146,4 +186,11 @@ export async function runGenerated(
     }
   }
   return results;
+}
+
+/** Parameter values as JSON can hold them: integers beyond 2^53 as their digits (serialised the same). */
+function jsonParameters(parameters: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  return JSON.parse(
+    JSON.stringify(parameters, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v)),
+  ) as Record<string, unknown>;
 }

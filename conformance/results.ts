@@ -57,6 +57,8 @@ export interface CaseResult {
   readonly generated?: {
     readonly polarity: "positive" | "negative";
     readonly body: string;
+    /** The parameter values sent, by `in:name` (integers beyond 2^53 as their digits). */
+    readonly parameters?: Readonly<Record<string, unknown>>;
     readonly reason: string | undefined;
   };
 }

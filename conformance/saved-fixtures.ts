@@ -20,13 +20,22 @@ export function savedFixtures(results: readonly CaseResult[], seed: string, uniq
     if (r.generated === undefined || r.outcome !== "fail") return [];
     // Fixture ids are lower-case (fixture.schema.json); operationIds need not be.
     const id = `${r.fixture}-${seed}`.toLowerCase().replace(/[^a-z0-9.-]/g, "-");
-    const expect = r.generated.polarity === "positive" ? { kind: "valid", refusable: true } : { kind: "invalid" };
+    const parameters = r.generated.parameters ?? {};
+    const withPath = Object.keys(parameters).some((k) => k.startsWith("path:"));
+    const expect =
+      r.generated.polarity === "positive"
+        ? { kind: "valid", refusable: true, ...(withPath ? { missingOk: true } : {}) }
+        : { kind: "invalid" };
+    const request = {
+      ...(Object.keys(parameters).length === 0 ? {} : { parameters }),
+      ...(r.generated.body === "" ? {} : savedRequest(r.generated.body, unique)),
+    };
     return [
       {
         id,
         description: `Saved from a generated run (seed ${seed}): ${r.description}`,
         operation: r.operation,
-        steps: [{ request: savedRequest(r.generated.body, unique), expect }],
+        steps: [{ request, expect }],
       },
     ];
   });

@@ -3,6 +3,7 @@ import { KitError } from "../src/errors.js";
 import { DEFAULT_FIXTURES } from "../src/paths.js";
 import { CHECK_IDS, type CheckId } from "./checks.js";
 import { loadFixtures, type Fixture } from "./fixtures.js";
+import { generatable } from "./generate-request.js";
 import type { RunOptions } from "./options.js";
 import { escapeRegExp } from "../src/regexp.js";
 
@@ -36,15 +37,15 @@ export function planCases(contract: Contract, options: RunOptions): CasePlan {
     ? { fixtures: [], checkFilter: undefined }
     : selectFixtures(loaded, options.only ?? [], options.skip ?? []);
   const generatedOperations =
-    options.generate === undefined
-      ? []
-      : contract.operations.filter((op) => op.requestBody?.content.has("application/json") === true);
+    options.generate === undefined ? [] : contract.operations.filter((op) => generatable(op).ok);
   if (fixtures.length === 0 && generatedOperations.length === 0) {
     throw new KitError(
       "PS_USAGE",
       options.generate === undefined
         ? "nothing to run: no fixtures"
-        : "nothing to run: no fixtures, and no operation of the spec takes an application/json body to generate",
+        : contract.operations.length === 0
+          ? "nothing to run: no fixtures, and the spec has no operations"
+          : "nothing to run: no fixtures, and the generator can make requests for no operation of the spec",
     );
   }
   const total = fixtures.length + generatedOperations.length * 2;
@@ -63,10 +64,15 @@ function notPlanned(
   const why = new Map<string, string>();
   for (const op of contract.operations) {
     if (targeted.has(op.operationId)) continue;
+    const can = generatable(op);
     const generator =
       options.generate === undefined
-        ? "; --generate makes cases for it"
-        : "; the generator makes cases only for operations that take an application/json body";
+        ? can.ok
+          ? "; --generate makes cases for it"
+          : ""
+        : can.ok
+          ? ""
+          : `; the generator cannot: ${can.why}`;
     why.set(
       op.operationId,
       withFixtures.has(op.operationId)

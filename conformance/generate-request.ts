@@ -1,0 +1,355 @@
+import fc from "fast-check";
+import type { CompiledOperation, CompiledParameter, Contract } from "../src/contract/index.js";
+import { INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN, isFieldValue, locateRef } from "../src/contract/index.js";
+import { prepareRequest, requestProblems, type Expectation, type Fixture, type FixtureStep } from "./fixtures.js";
+import { Random } from "./fresh.js";
+import {
+  formatArb,
+  jsonMediaType,
+  minimalBody,
+  negativeBodies,
+  positiveBodies,
+  valueArb,
+  type GeneratedBody,
+  type GeneratorOptions,
+} from "./generate.js";
+
+/**
+ * Whole requests generated for any operation: parameter values by their schemas (serialised by their
+ * style when the case is prepared) and a JSON body where the operation takes one. Every candidate is
+ * prepared exactly as it will be sent and judged by the contract (checkRequest) before it is used: a
+ * positive one must be accepted, a negative one refused, so the generator can never make the harness
+ * accuse a server wrongly.
+ */
+
+type Schema = Record<string, unknown>;
+
+export interface GeneratedRequest {
+  /** Parameter values by `in:name`. */
+  readonly parameters: Readonly<Record<string, unknown>>;
+  readonly body: GeneratedBody | undefined;
+  /** For negatives: the one rule the request breaks. */
+  readonly reason?: string;
+}
+
+/** Whether the generator can make requests for an operation; `why` when it cannot. */
+export function generatable(op: CompiledOperation): { ok: true } | { ok: false; why: string } {
+  const body = op.requestBody;
+  if (body !== undefined && body.required && jsonMediaType(op) === undefined) {
+    const types = [...body.content.keys()].join(", ");
+    return { ok: false, why: `its request body is ${types}; the generator makes JSON bodies only` };
+  }
+  return { ok: true };
+}
+
+const key = (p: CompiledParameter): string => `${p.in}:${p.name}`;
+const schemaOfParameter = (p: CompiledParameter): unknown => p.schema ?? p.content?.schema ?? {};
+
+/** Values for a parameter: tamer strings than a body's (they go in a URL or a header), formats honoured. */
+function parameterArb(doc: unknown, p: CompiledParameter): fc.Arbitrary<unknown> {
+  const s = (schemaOfParameter(p) ?? {}) as Schema;
+  const type = Array.isArray(s.type) ? s.type[0] : s.type;
+  if (type === "string" && s.enum === undefined && s.const === undefined && s.pattern === undefined) {
+    const formatted = formatArb(s.format);
+    if (formatted !== undefined) return formatted;
+    const minLength = typeof s.minLength === "number" ? s.minLength : p.in === "path" ? 1 : 0;
+    const maxLength = Math.max(minLength, Math.min(typeof s.maxLength === "number" ? s.maxLength : 40, 40));
+    return fc.string({ unit: p.in === "header" ? "binary-ascii" : "grapheme", minLength, maxLength });
+  }
+  return valueArb(doc, s);
+}
+
+/** An ordinary value for a schema: what any server must take (the plainest request). */
+function plainValue(s0: unknown, doc: unknown, depth = 0): unknown {
+  const s = (s0 ?? {}) as Schema;
+  if (typeof s.$ref === "string" && s.$ref.startsWith("#") && depth < 8)
+    return plainValue(locateRef(doc, decodeURIComponent(s.$ref.slice(1)))?.value, doc, depth + 1);
+  if (s.const !== undefined) return s.const;
+  if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[0];
+  if (s.default !== undefined) return s.default;
+  const type = Array.isArray(s.type) ? s.type.find((t) => t !== "null") : s.type;
+  switch (type) {
+    case "integer":
+    case "number":
+      return typeof s.minimum === "number" ? Math.max(s.minimum, Math.min(1, (s.maximum as number) ?? 1)) : 1;
+    case "boolean":
+      return true;
+    case "array":
+      return typeof s.minItems === "number" && s.minItems > 0 ? [plainValue(s.items, doc, depth + 1)] : [];
+    case "object": {
+      const out: Record<string, unknown> = {};
+      for (const r of (s.required as string[]) ?? [])
+        out[r] = plainValue(((s.properties as Schema) ?? {})[r], doc, depth + 1);
+      return out;
+    }
+    default: {
+      const formatted = formatArb(s.format);
+      return formatted === undefined ? "generated" : fc.sample(formatted, { numRuns: 1, seed: 1 })[0];
+    }
+  }
+}
+
+/** Values of the wrong kind for a parameter, each with the rule it breaks; checked by the contract later. */
+function parameterMutations(p: CompiledParameter): { value: unknown; reason: string }[] {
+  const s = (schemaOfParameter(p) ?? {}) as Schema;
+  const type = Array.isArray(s.type) ? s.type.find((t) => t !== "null") : s.type;
+  const at = `${p.in} parameter ${p.name}`;
+  const out: { value: unknown; reason: string }[] = [];
+  if (p.required && p.in !== "path") out.push({ value: undefined, reason: `${at}: required` });
+  if (type === "integer" || type === "number" || type === "boolean")
+    out.push({ value: "not-a-number", reason: `${at}: type ${type}` });
+  if (type === "integer") {
+    out.push({ value: "0.5", reason: `${at}: type integer (sent 0.5)` });
+    const [lo, hi] = s.format === "int32" ? [INT32_MIN, INT32_MAX] : [INT64_MIN, INT64_MAX];
+    const max = typeof s.maximum === "number" ? BigInt(Math.floor(s.maximum)) : hi;
+    const min = typeof s.minimum === "number" ? BigInt(Math.ceil(s.minimum)) : lo;
+    out.push({ value: max + 1n, reason: `${at}: above its maximum` });
+    out.push({ value: min - 1n, reason: `${at}: below its minimum` });
+  }
+  if (Array.isArray(s.enum)) out.push({ value: "not-in-the-enum", reason: `${at}: enum` });
+  if (type === "string" && s.format !== undefined)
+    out.push({ value: "@not a value@", reason: `${at}: format ${s.format}` });
+  if (type === "string" && typeof s.maxLength === "number")
+    out.push({ value: "x".repeat(s.maxLength + 1), reason: `${at}: maxLength` });
+  return out;
+}
+
+const SAMPLE_SECRETS = { token: "sample-token", wrongToken: "sample-wrong" };
+
+/** The generated request as the one-step fixture the run judges; `expect` is its expectation. */
+export function requestFixture(
+  op: CompiledOperation,
+  id: string,
+  description: string,
+  request: GeneratedRequest,
+  expect: Expectation,
+): Fixture {
+  const type = jsonMediaType(op) ?? "application/json";
+  return {
+    id,
+    description,
+    operationId: op.operationId,
+    file: "(generated)",
+    operation: op,
+    steps: [{ request: stepRequest(request, type), expect }],
+  };
+}
+
+/** A generated request as a fixture step's request. Bodies go as bytes: nothing in them is taken for a placeholder. */
+function stepRequest(request: GeneratedRequest, type: string): FixtureStep["request"] {
+  const parameters = Object.fromEntries(Object.entries(request.parameters).filter(([, v]) => v !== undefined));
+  return {
+    parameters,
+    ...(request.body === undefined
+      ? {}
+      : {
+          rawBodyBase64: Buffer.from(request.body.text, "utf8").toString("base64"),
+          headers: { "content-type": type },
+        }),
+  };
+}
+
+/** What the contract says of a generated request, prepared exactly as the run will send it. */
+function problemsOf(op: CompiledOperation, request: GeneratedRequest): string[] | undefined {
+  const fixture = requestFixture(op, "candidate", "", request, { kind: "valid" });
+  try {
+    const prepared = prepareRequest(fixture, 0, new Map(), new Random(0n), SAMPLE_SECRETS);
+    for (const [name, value] of Object.entries(prepared.headers)) if (!isFieldValue(value)) return undefined;
+    if (prepared.path.length > 8_000) return undefined;
+    return requestProblems(op, prepared);
+  } catch {
+    return undefined; // a value the wire cannot carry: never sent
+  }
+}
+
+/** Parameter values of a positive request: every required one, optional ones now and then. */
+function parametersArb(doc: unknown, op: CompiledOperation): fc.Arbitrary<Record<string, unknown>> {
+  const record: Record<string, fc.Arbitrary<unknown>> = {};
+  for (const p of op.parameters)
+    record[key(p)] = p.required ? parameterArb(doc, p) : fc.option(parameterArb(doc, p), { nil: undefined });
+  return fc.record(record);
+}
+
+/** Positive requests; a candidate the contract refuses comes out as null and is never sent. */
+export function positiveRequests(
+  contract: Contract,
+  op: CompiledOperation,
+  options: GeneratorOptions,
+): fc.Arbitrary<GeneratedRequest | null> {
+  const doc = contract.document;
+  const bodies = jsonMediaType(op) === undefined ? fc.constant(undefined) : positiveBodies(contract, op, doc, options);
+  if (op.parameters.length === 0)
+    // No parameters: the body's own sequence, so a body-only contract generates as it always did.
+    return bodies.map((body) => (body === null ? null : { parameters: {}, body }));
+  return fc.tuple(parametersArb(doc, op), bodies).map(([parameters, body]) => {
+    if (body === null) return null;
+    const request = { parameters, body };
+    return problemsOf(op, request)?.length === 0 ? request : null;
+  });
+}
+
+/** Negative requests, each breaking exactly one rule (a parameter or the body); a candidate the contract accepts is null. */
+export function negativeRequests(
+  contract: Contract,
+  op: CompiledOperation,
+  options: GeneratorOptions,
+): fc.Arbitrary<GeneratedRequest | null> {
+  const doc = contract.document;
+  const hasBody = jsonMediaType(op) !== undefined;
+  const validBody = hasBody ? positiveBodies(contract, op, doc, options) : fc.constant(undefined);
+  const bodyNegatives = hasBody
+    ? fc
+        .tuple(parametersArb(doc, op), negativeBodies(contract, op, doc, options))
+        .map(([parameters, body]) => (body === null ? null : { parameters, body, reason: body.reason }))
+    : undefined;
+  if (op.parameters.length === 0) {
+    if (bodyNegatives === undefined) return fc.constant(null);
+    return negativeBodies(contract, op, doc, options).map((body) =>
+      body === null ? null : { parameters: {}, body, reason: body.reason },
+    );
+  }
+  const parameterNegatives = fc.tuple(parametersArb(doc, op), validBody, fc.nat()).map(([parameters, body, pick]) => {
+    if (body === null) return null;
+    const all = op.parameters.flatMap((p) => parameterMutations(p).map((m) => ({ p, ...m })));
+    if (all.length === 0) return null;
+    const m = all[pick % all.length]!;
+    const request = { parameters: { ...parameters, [key(m.p)]: m.value }, body, reason: m.reason };
+    const problems = problemsOf(op, request);
+    return problems !== undefined && problems.length > 0 ? request : null;
+  });
+  const checkedBodyNegatives = bodyNegatives?.map((r) => {
+    if (r === null) return null;
+    const problems = problemsOf(op, r);
+    return problems !== undefined && problems.length > 0 ? r : null;
+  });
+  return checkedBodyNegatives === undefined ? parameterNegatives : fc.oneof(parameterNegatives, checkedBodyNegatives);
+}
+
+/** The plainest request: required parameters with ordinary values, the plainest body; undefined when not acceptable. */
+export function minimalRequest(
+  contract: Contract,
+  op: CompiledOperation,
+  options: GeneratorOptions,
+): GeneratedRequest | undefined {
+  const doc = contract.document;
+  const body = jsonMediaType(op) === undefined ? undefined : minimalBody(op, doc, options);
+  if (jsonMediaType(op) !== undefined && body === undefined && op.requestBody?.required === true) return undefined;
+  const parameters: Record<string, unknown> = {};
+  for (const p of op.parameters) if (p.required) parameters[key(p)] = plainValue(schemaOfParameter(p), doc);
+  const request = { parameters, body };
+  if (problemsOf(op, request)?.length === 0) return request;
+  // Ordinary values did not do: the first acceptable of a few generated ones, drawn from a fixed seed.
+  const candidates = fc.sample(parametersArb(doc, op), { numRuns: 50, seed: 7 });
+  for (const c of candidates) {
+    const r = { parameters: Object.fromEntries(Object.entries(c).filter(([k]) => k in parameters)), body };
+    if (problemsOf(op, r)?.length === 0) return r;
+  }
+  return undefined;
+}
+
+/** Where a path parameter's value comes from: an earlier answer or request of another operation. */
+export interface Producer {
+  readonly operation: CompiledOperation;
+  /** The path parameter it gives a value for. */
+  readonly parameter: CompiledParameter;
+  /** The runtime expression, on the producer's exchange, that gives it. */
+  readonly expression: string;
+}
+
+/**
+ * How to get an existing resource's id for an operation with path parameters: an OpenAPI link from
+ * another operation's response (the contract says so), else the create on the parent path whose
+ * request body (or success answer) has a property of the parameter's name.
+ */
+export function producerFor(contract: Contract, op: CompiledOperation): Producer | undefined {
+  const pathParams = op.parameters.filter((p) => p.in === "path");
+  if (pathParams.length !== 1) return undefined;
+  const parameter = pathParams[0]!;
+  // Links: responses of other operations that name this one and say where the parameter comes from.
+  for (const other of contract.operations) {
+    if (other === op || other.parameters.some((p) => p.in === "path")) continue;
+    for (const response of other.responses.values()) {
+      if (!response.status.startsWith("2")) continue;
+      const links = ((locateRef(contract.document, response.pointer)?.value ?? {}) as Schema).links as
+        Schema | undefined;
+      for (const raw of Object.values(links ?? {})) {
+        const link = (raw ?? {}) as Schema;
+        const target = link.operationId;
+        const parameters = (link.parameters ?? {}) as Record<string, unknown>;
+        const expression = parameters[parameter.name] ?? parameters[`path.${parameter.name}`];
+        if (target === op.operationId && typeof expression === "string" && expression.startsWith("$"))
+          return { operation: other, parameter, expression };
+      }
+    }
+  }
+  // The create on the parent path, by the parameter's name.
+  const parent = op.pathTemplate.slice(0, op.pathTemplate.lastIndexOf(`/{${parameter.name}}`));
+  if (parent === op.pathTemplate || parent === "") return undefined;
+  const create = contract.operations.find((o) => o.method === "post" && o.pathTemplate === parent);
+  if (create === undefined) return undefined;
+  const propsOf = (schema: unknown, depth = 0): Schema => {
+    const s = (schema ?? {}) as Schema;
+    if (typeof s.$ref === "string" && depth < 8)
+      return propsOf(locateRef(contract.document, decodeURIComponent(s.$ref.slice(1)))?.value, depth + 1);
+    const own = { ...((s.properties as Schema) ?? {}) };
+    for (const part of (s.allOf as unknown[]) ?? []) Object.assign(own, propsOf(part, depth + 1));
+    return own;
+  };
+  const type = jsonMediaType(create);
+  const bodySchema =
+    type === undefined
+      ? undefined
+      : locateRef(contract.document, `${create.requestBody!.content.get(type)!.pointer}/schema`)?.value;
+  const name = parameter.name;
+  if (propsOf(bodySchema)[name] !== undefined)
+    return { operation: create, parameter, expression: `$request.body#/${name}` };
+  for (const response of create.responses.values()) {
+    if (!response.status.startsWith("2")) continue;
+    for (const entry of response.content.values()) {
+      const schema = locateRef(contract.document, `${entry.pointer}/schema`)?.value;
+      if (propsOf(schema)[name] !== undefined)
+        return { operation: create, parameter, expression: `$response.body#/${name}` };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A two-step case: the producer makes a resource with its plainest request, then the operation is
+ * called with that resource's id (`$from`) and its own plainest other values. Both must succeed.
+ */
+export function chainFixture(
+  contract: Contract,
+  op: CompiledOperation,
+  producer: Producer,
+  options: GeneratorOptions,
+  id: string,
+): Fixture | undefined {
+  const first = minimalRequest(contract, producer.operation, options);
+  const then = minimalRequest(contract, op, options);
+  if (first === undefined || then === undefined) return undefined;
+  const from = { $from: producer.expression, step: 0 };
+  const type = (o: CompiledOperation) => jsonMediaType(o) ?? "application/json";
+  return {
+    id,
+    description: `${producer.operation.operationId} makes a resource, then ${op.operationId} is called with its ${producer.parameter.name} (${producer.expression})`,
+    operationId: op.operationId,
+    file: "(generated)",
+    operation: op,
+    stepOperations: [producer.operation, op],
+    steps: [
+      {
+        operation: producer.operation.operationId,
+        request: stepRequest(first, type(producer.operation)),
+        expect: { kind: "valid" },
+      },
+      {
+        request: stepRequest(
+          { ...then, parameters: { ...then.parameters, [key(producer.parameter)]: from } },
+          type(op),
+        ),
+        expect: { kind: "valid" },
+      },
+    ],
+  };
+}
