@@ -15,17 +15,18 @@ export function computeCoverage(
 ): Coverage {
   const answered = new Map<string, Set<string>>();
   const sent = new Set<string>();
-  for (const r of results)
-    for (const st of r.steps) {
-      const op = st.operation ?? r.operation;
-      sent.add(op);
-      if (st.response === undefined) continue;
-      const operation = contract.operation(op);
-      const documented = operation?.responseFor(st.response.status);
-      let statuses = answered.get(op);
-      if (statuses === undefined) answered.set(op, (statuses = new Set()));
-      if (documented !== undefined) statuses.add(documented.status.toUpperCase());
-    }
+  const heard = (op: string, status: number | undefined): void => {
+    sent.add(op);
+    if (status === undefined) return;
+    const documented = contract.operation(op)?.responseFor(status);
+    let statuses = answered.get(op);
+    if (statuses === undefined) answered.set(op, (statuses = new Set()));
+    if (documented !== undefined) statuses.add(documented.status.toUpperCase());
+  };
+  for (const r of results) {
+    for (const st of r.steps) heard(st.operation ?? r.operation, st.response?.status);
+    for (const a of r.answers ?? []) heard(a.operation, a.status);
+  }
 
   const notExercised: NotExercised[] = [];
   const statusesLeft: { operation: string; status: string }[] = [];

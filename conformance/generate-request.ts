@@ -42,7 +42,7 @@ export function generatable(op: CompiledOperation): { ok: true } | { ok: false; 
   return { ok: true };
 }
 
-const key = (p: CompiledParameter): string => `${p.in}:${p.name}`;
+export const key = (p: CompiledParameter): string => `${p.in}:${p.name}`;
 const schemaOfParameter = (p: CompiledParameter): unknown => p.schema ?? p.content?.schema ?? {};
 
 /** Values for a parameter: tamer strings than a body's (they go in a URL or a header), formats honoured. */
@@ -324,15 +324,18 @@ export function chainFixture(
   producer: Producer,
   options: GeneratorOptions,
   id: string,
+  second?: { readonly request: GeneratedRequest; readonly expect: Expectation; readonly description: string },
 ): Fixture | undefined {
   const first = minimalRequest(contract, producer.operation, options);
-  const then = minimalRequest(contract, op, options);
+  const then = second?.request ?? minimalRequest(contract, op, options);
   if (first === undefined || then === undefined) return undefined;
   const from = { $from: producer.expression, step: 0 };
   const type = (o: CompiledOperation) => jsonMediaType(o) ?? "application/json";
   return {
     id,
-    description: `${producer.operation.operationId} makes a resource, then ${op.operationId} is called with its ${producer.parameter.name} (${producer.expression})`,
+    description:
+      second?.description ??
+      `${producer.operation.operationId} makes a resource, then ${op.operationId} is called with its ${producer.parameter.name} (${producer.expression})`,
     operationId: op.operationId,
     file: "(generated)",
     operation: op,
@@ -348,7 +351,7 @@ export function chainFixture(
           { ...then, parameters: { ...then.parameters, [key(producer.parameter)]: from } },
           type(op),
         ),
-        expect: { kind: "valid" },
+        expect: second?.expect ?? { kind: "valid" },
       },
     ],
   };

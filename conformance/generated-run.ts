@@ -59,7 +59,10 @@ export async function runGenerated(
         ] as const,
     ),
   );
-  for (const op of operations) {
+  // Creates first, then reads, updates and deletes: a list or a read then sees resources, as a user's would.
+  const rank = (op: CompiledOperation): number =>
+    ["post", "get", "head", "put", "patch", "delete"].indexOf(op.method) >>> 0;
+  for (const op of [...operations].sort((a, b) => rank(a) - rank(b))) {
     const probeOptions = { fresh: probeFresh };
     const producer = producerFor(contract, op);
     // With a path parameter and no way to know an existing resource, ids are made up: 404 is then
@@ -71,6 +74,18 @@ export async function runGenerated(
       const sliceEnd = Date.now() + Math.max(1, (deadline - Date.now()) / slicesLeft--);
       const kind = polarity === "positive" ? "valid" : "invalid";
       let n = 0;
+      // Every answer this operation and polarity got, for the coverage (a generated case stands for many).
+      const answers = new Map<string, { operation: string; status: number }>();
+      const heard = (r: CaseResult): CaseResult => {
+        for (const st of r.steps)
+          if (st.response !== undefined)
+            answers.set(`${st.operation} ${st.response.status}`, {
+              operation: st.operation,
+              status: st.response.status,
+            });
+        return r;
+      };
+      const push = (r: CaseResult): void => void results.push({ ...r, answers: [...answers.values()] });
       const judge = (request: GeneratedRequest, strict = false): Promise<CaseResult> => {
         const expect: Expectation =
           kind === "invalid"
@@ -85,7 +100,16 @@ export async function runGenerated(
           kind === "valid"
             ? "a generated request the contract accepts"
             : `a generated request that breaks one rule: ${request.reason}`;
-        return runCase(requestFixture(op, `${id}-${++n}`, description, request, expect), random);
+        // A negative on an id made up would get 404 from any server, hiding whether it checks the
+        // broken rule: with a producer, it is sent on a resource the case makes first.
+        const onMadeResource =
+          kind === "invalid" &&
+          producer !== undefined &&
+          request.reason?.startsWith(`path parameter ${producer.parameter.name}:`) !== true;
+        const made = onMadeResource
+          ? chainFixture(contract, op, producer, probeOptions, `${id}-${++n}`, { request, expect, description })
+          : undefined;
+        return runCase(made ?? requestFixture(op, `${id}-${++n}`, description, request, expect), random).then(heard);
       };
       // The plainest valid request first: it must get the documented success, refusal included. With a
       // producer, it is called on a resource the case makes first.
@@ -94,7 +118,7 @@ export async function runGenerated(
           producer === undefined ? undefined : chainFixture(contract, op, producer, probeOptions, `${id}-chain`);
         const probe =
           chain !== undefined
-            ? await runCase(chain, random)
+            ? heard(await runCase(chain, random))
             : minimal !== undefined
               ? await judge(minimal, true)
               : undefined;
@@ -103,7 +127,7 @@ export async function runGenerated(
             chain !== undefined
               ? chain.description
               : `the plainest valid request for ${op.operationId} (required values, ordinary ones)`;
-          results.push({
+          push({
             ...probe,
             fixture: id,
             description: `${what}: not accepted`,
@@ -145,7 +169,7 @@ export async function runGenerated(
       const summary = `${judged} generated ${polarity} requests for ${op.operationId}${ids}`;
       if (lastFailure !== undefined) {
         const { request, result } = lastFailure;
-        results.push({
+        push({
           ...result,
           fixture: id,
           description: `${summary}; the smallest failing one (after ${details.numShrinks} shrinking steps)${request.reason === undefined ? "" : ` breaks ${request.reason}`}`,
@@ -157,9 +181,9 @@ export async function runGenerated(
           },
         });
       } else if (harnessError !== undefined) {
-        results.push({ ...harnessError, fixture: id, description: summary });
+        push({ ...harnessError, fixture: id, description: summary });
       } else if (judged === 0) {
-        results.push({
+        push({
           fixture: id,
           description: summary,
           file: "(generated)",
@@ -172,7 +196,7 @@ export async function runGenerated(
           durationMs: 0,
         });
       } else {
-        results.push({
+        push({
           fixture: id,
           description: `${summary}: all judged${details.interrupted ? ` (stopped at its share of --max-time, after ${judged} of ${options.count})` : ""}`,
           file: "(generated)",

@@ -53,6 +53,8 @@ export interface CaseResult {
   /** Why the case is an error (the harness could not judge it), when it is one. */
   readonly error: string | undefined;
   readonly durationMs: number;
+  /** The answers of every exchange the case stands for (a generated case judges many), for the coverage. */
+  readonly answers?: readonly { readonly operation: string; readonly status: number }[];
   /** For a failing generated case: the smallest failing body, exactly, and the rule a negative breaks. */
   readonly generated?: {
     readonly polarity: "positive" | "negative";
