@@ -114,6 +114,15 @@ function parameterMutations(p: CompiledParameter): { value: unknown; reason: str
   return out;
 }
 
+/**
+ * Whether any request can break a rule of the operation that the generator knows how to break: a JSON
+ * body, or a parameter with a type, format, range, enum, length or presence to break. An operation
+ * whose parameters take any string has none, and gets no negative case (not an empty one).
+ */
+export function negativesPossible(op: CompiledOperation): boolean {
+  return jsonMediaType(op) !== undefined || op.parameters.some((p) => parameterMutations(p).length > 0);
+}
+
 const SAMPLE_SECRETS = { token: "sample-token", wrongToken: "sample-wrong" };
 
 /** The generated request as the one-step fixture the run judges; `expect` is its expectation. */

@@ -7,6 +7,7 @@ import {
   chainFixture,
   minimalRequest,
   negativeRequests,
+  negativesPossible,
   positiveRequests,
   producerFor,
   requestFixture,
@@ -45,7 +46,7 @@ export async function runGenerated(
   const budget = options.maxTimeMs ?? 60_000;
   const deadline = Date.now() + budget;
   const results: CaseResult[] = [];
-  let slicesLeft = operations.length * POLARITIES.length;
+  let slicesLeft = operations.reduce((n, op) => n + (negativesPossible(op) ? 2 : 1), 0);
 
   // The plainest body's unique values are drawn outside the seed: it is judged strictly (no refusal
   // allowed), so it must never repeat an id of an earlier run with the same seed on the same server.
@@ -70,10 +71,10 @@ export async function runGenerated(
     const unknownIds = producer === undefined && op.parameters.some((p) => p.in === "path");
     const minimal = minimalRequest(contract, op, probeOptions);
     for (const polarity of POLARITIES) {
+      if (polarity === "negative" && !negativesPossible(op)) continue; // nothing to break: no case, said in the plan
       const id = `generated-${polarity}-${op.operationId}`;
       const sliceEnd = Date.now() + Math.max(1, (deadline - Date.now()) / slicesLeft--);
       const kind = polarity === "positive" ? "valid" : "invalid";
-      let n = 0;
       // Every answer this operation and polarity got, for the coverage (a generated case stands for many).
       const answers = new Map<string, { operation: string; status: number }>();
       const heard = (r: CaseResult): CaseResult => {
@@ -86,6 +87,7 @@ export async function runGenerated(
         return r;
       };
       const push = (r: CaseResult): void => void results.push({ ...r, answers: [...answers.values()] });
+      // Every request of the case is judged under the case's id, so a baseline entry names it.
       const judge = (request: GeneratedRequest, strict = false): Promise<CaseResult> => {
         const expect: Expectation =
           kind === "invalid"
@@ -107,15 +109,14 @@ export async function runGenerated(
           producer !== undefined &&
           request.reason?.startsWith(`path parameter ${producer.parameter.name}:`) !== true;
         const made = onMadeResource
-          ? chainFixture(contract, op, producer, probeOptions, `${id}-${++n}`, { request, expect, description })
+          ? chainFixture(contract, op, producer, probeOptions, id, { request, expect, description })
           : undefined;
-        return runCase(made ?? requestFixture(op, `${id}-${++n}`, description, request, expect), random).then(heard);
+        return runCase(made ?? requestFixture(op, id, description, request, expect), random).then(heard);
       };
       // The plainest valid request first: it must get the documented success, refusal included. With a
       // producer, it is called on a resource the case makes first.
       if (polarity === "positive") {
-        const chain =
-          producer === undefined ? undefined : chainFixture(contract, op, producer, probeOptions, `${id}-chain`);
+        const chain = producer === undefined ? undefined : chainFixture(contract, op, producer, probeOptions, id);
         const probe =
           chain !== undefined
             ? heard(await runCase(chain, random))

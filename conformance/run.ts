@@ -67,9 +67,11 @@ export async function runConformance(
     const streams = plan.fixtures.map(() => new Random(random.next64()));
     const concurrency = Math.max(1, options.concurrency ?? RUN_DEFAULTS.concurrency);
     const fixtureCase = guarded(runCase, redact);
+    const generatedIds: string[] = [];
     const results = await runOrdered(plan.fixtures, concurrency, (f, i) => fixtureCase(f, streams[i]!), caseFinished);
     if (options.generate !== undefined) {
       const generated = await runGenerated(contract, plan.generatedOperations, options.generate, seed, runCase);
+      generatedIds.push(...generated.map((r) => r.fixture));
       for (const result of generated) {
         results.push(result);
         caseFinished(result, results.length - 1);
@@ -82,8 +84,9 @@ export async function runConformance(
       seed: seed.toString(),
       strict: options.strict === true,
       baseline: options.baseline,
-      ran: plan.fixtures.map((f) => f.id),
-      loaded: plan.loaded.map((f) => f.id),
+      // Generated cases ran too: a baseline entry may name one (a known departure of a mock, say).
+      ran: [...plan.fixtures.map((f) => f.id), ...generatedIds],
+      loaded: [...plan.loaded.map((f) => f.id), ...generatedIds],
       durationMs: performance.now() - started,
       coverage: computeCoverage(contract, results, plan.notPlanned),
       minCoverage: options.minCoverage,

@@ -3,7 +3,7 @@ import { KitError } from "../src/errors.js";
 import { DEFAULT_FIXTURES } from "../src/paths.js";
 import { CHECK_IDS, type CheckId } from "./checks.js";
 import { loadFixtures, type Fixture } from "./fixtures.js";
-import { generatable } from "./generate-request.js";
+import { generatable, negativesPossible } from "./generate-request.js";
 import type { RunOptions } from "./options.js";
 import { escapeRegExp } from "../src/regexp.js";
 
@@ -48,7 +48,7 @@ export function planCases(contract: Contract, options: RunOptions): CasePlan {
           : "nothing to run: no fixtures, and the generator can make requests for no operation of the spec",
     );
   }
-  const total = fixtures.length + generatedOperations.length * 2;
+  const total = fixtures.length + generatedOperations.reduce((n, op) => n + (negativesPossible(op) ? 2 : 1), 0);
   const why = notPlanned(contract, { loaded, fixtures, generated: generatedOperations }, options);
   return { loaded, fixtures, checkFilter, generatedOperations, total, notPlanned: why };
 }
