@@ -2,6 +2,7 @@ import fc from "fast-check";
 import type { CompiledOperation, CompiledParameter, Contract } from "../src/contract/index.js";
 import { INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN, isFieldValue, locateRef } from "../src/contract/index.js";
 import { prepareRequest, requestProblems, type Expectation, type Fixture, type FixtureStep } from "./fixtures.js";
+import { NEAR_MISS_KINDS } from "./credentials.js";
 import { Random } from "./fresh.js";
 import {
   formatArb,
@@ -241,7 +242,14 @@ export function minimalRequest(
   options: GeneratorOptions,
 ): GeneratedRequest | undefined {
   const doc = contract.document;
-  const body = jsonMediaType(op) === undefined ? undefined : minimalBody(op, doc, options);
+  // The plainest body, else the first acceptable of a few generated ones (an enum of marks, say).
+  const body =
+    jsonMediaType(op) === undefined
+      ? undefined
+      : (minimalBody(op, doc, options) ??
+        fc
+          .sample(positiveBodies(contract, op, doc, options), { numRuns: 50, seed: 7 })
+          .find((b): b is GeneratedBody => b !== null));
   if (jsonMediaType(op) !== undefined && body === undefined && op.requestBody?.required === true) return undefined;
   const parameters: Record<string, unknown> = {};
   for (const p of op.parameters) if (p.required) parameters[key(p)] = plainValue(schemaOfParameter(p), doc);
@@ -363,5 +371,28 @@ export function chainFixture(
         expect: second?.expect ?? { kind: "valid" },
       },
     ],
+  };
+}
+
+/** The credentials an auth case sends, one step each: none, a made-up one, and near misses of the valid one. */
+export const AUTH_CASE_CREDENTIALS = ["none", "wrong", ...NEAR_MISS_KINDS] as const;
+
+/**
+ * For an operation that requires credentials: its plainest request sent without credentials, with
+ * wrong ones and with near misses of the valid ones (a character added, changed or removed, the case
+ * changed). No step may succeed: servers that compare tokens by prefix, without case or in part exist.
+ */
+export function authFixture(op: CompiledOperation, request: GeneratedRequest, id: string): Fixture {
+  const type = jsonMediaType(op) ?? "application/json";
+  return {
+    id,
+    description: `${op.operationId} without credentials, with wrong ones and with near misses of the valid ones: none may succeed`,
+    operationId: op.operationId,
+    file: "(generated)",
+    operation: op,
+    steps: AUTH_CASE_CREDENTIALS.map((credentials) => ({
+      request: { ...stepRequest(request, type), credentials },
+      expect: { kind: "unauthorised" as const },
+    })),
   };
 }

@@ -74,6 +74,7 @@ describe("generated runs", () => {
       expect(results.map((r) => r.description)).toEqual([
         expect.stringContaining("500 generated positive requests"),
         expect.stringContaining("500 generated negative requests"),
+        expect.stringContaining("without credentials, with wrong ones and with near misses"),
       ]);
       expect(
         summary.exitCode,

@@ -4,6 +4,7 @@ import type { CompiledOperation, Contract } from "../src/contract/index.js";
 import type { Expectation, Fixture } from "./fixtures.js";
 import { freshValue, Random } from "./fresh.js";
 import {
+  authFixture,
   chainFixture,
   minimalRequest,
   negativeRequests,
@@ -207,6 +208,25 @@ export async function runGenerated(
           error: undefined,
           durationMs: 0,
         });
+      }
+    }
+    // Every operation that requires credentials is tried without them, with wrong ones and near misses.
+    if (op.authRequired) {
+      const id = `generated-auth-${op.operationId}`;
+      if (minimal === undefined)
+        results.push({
+          fixture: id,
+          description: `the credentials of ${op.operationId}`,
+          file: "(generated)",
+          operation: op.operationId,
+          outcome: "error",
+          steps: [],
+          error: "no plain request of this operation could be made to send with wrong credentials",
+          durationMs: 0,
+        });
+      else {
+        const result = await runCase(authFixture(op, minimal, id), random);
+        results.push(result);
       }
     }
   }

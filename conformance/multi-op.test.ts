@@ -37,6 +37,7 @@ describe("generated cases for every operation of a multi-operation contract", ()
         ["createPlant", "listPlants", "getPlant", "updatePlant", "deletePlant"].flatMap((op) => [
           `generated-positive-${op}`,
           `generated-negative-${op}`,
+          `generated-auth-${op}`,
         ]),
       );
     }

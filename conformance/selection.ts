@@ -48,7 +48,10 @@ export function planCases(contract: Contract, options: RunOptions): CasePlan {
           : "nothing to run: no fixtures, and the generator can make requests for no operation of the spec",
     );
   }
-  const total = fixtures.length + generatedOperations.reduce((n, op) => n + (negativesPossible(op) ? 2 : 1), 0);
+  // Per generated operation: a positive case, a negative one where a rule can be broken, an auth one where credentials are required.
+  const total =
+    fixtures.length +
+    generatedOperations.reduce((n, op) => n + (negativesPossible(op) ? 2 : 1) + (op.authRequired ? 1 : 0), 0);
   const why = notPlanned(contract, { loaded, fixtures, generated: generatedOperations }, options);
   return { loaded, fixtures, checkFilter, generatedOperations, total, notPlanned: why };
 }
