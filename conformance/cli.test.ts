@@ -4,7 +4,9 @@ import { join } from "node:path";
 import { XMLParser } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startReferenceServer, type ReferenceServer } from "../src/server/index.js";
-import { kitContract } from "../test/helpers.js";
+import { KIT_ROOT } from "../src/paths.js";
+import { kitContract, TOKEN } from "../test/helpers.js";
+import { MULTI_OP_SPEC, startMultiOpServer } from "../test/multi-op-server.js";
 import { runCli } from "../test/process.js";
 import { tempDir } from "../test/temp-dir.js";
 import { startVariant } from "../test/variant-server.js";
@@ -74,9 +76,13 @@ describe("plantstore conformance against the reference server", () => {
     );
     writeFileSync(spec, grown);
     const json = join(dir, "grown.json");
-    const plain = await runCli(["conformance", "--target", server.url, "--spec", spec, "--report", `json=${json}`], {
-      PLANTSTORE_TOKEN: SECRET,
-    });
+    const fixtures = ["--fixtures", join(KIT_ROOT, "fixtures")];
+    const plain = await runCli(
+      ["conformance", "--target", server.url, "--spec", spec, ...fixtures, "--report", `json=${json}`],
+      {
+        PLANTSTORE_TOKEN: SECRET,
+      },
+    );
     expect(plain.code, plain.stdout + plain.stderr).toBe(0);
     expect(plain.stdout).toContain("coverage: 1 of 2 operations, 2 of 3 documented statuses");
     expect(plain.stdout).toContain(
@@ -87,9 +93,12 @@ describe("plantstore conformance against the reference server", () => {
     expect(report.summary.coverage.operations).toMatchObject({ total: 2, exercised: 1 });
     expect(report.summary.coverage.operations.notExercised[0].operation).toBe("readPlant");
 
-    const gated = await runCli(["conformance", "--target", server.url, "--spec", spec, "--min-coverage", "100"], {
-      PLANTSTORE_TOKEN: SECRET,
-    });
+    const gated = await runCli(
+      ["conformance", "--target", server.url, "--spec", spec, ...fixtures, "--min-coverage", "100"],
+      {
+        PLANTSTORE_TOKEN: SECRET,
+      },
+    );
     expect(gated.code, gated.stdout + gated.stderr).toBe(1);
     expect(gated.stdout).toContain("coverage too low: 1 of 2 operations exercised (50.0%), under --min-coverage 100%");
     expect(gated.stdout).toContain(
@@ -229,6 +238,23 @@ describe("plantstore conformance against the reference server", () => {
     expect(r.stderr).toContain("[PS_FIXTURE_INVALID]");
   });
 
+  it("with another spec and no fixtures, generates cases for every operation and says so", async () => {
+    const multi = await startMultiOpServer();
+    try {
+      const json = join(dir, "multi.json");
+      const r = await runCli(
+        ["conformance", "--spec", MULTI_OP_SPEC, "--target", multi.url, "--seed", "9", "--report", `json=${json}`],
+        { PLANTSTORE_TOKEN: TOKEN },
+      );
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      expect(r.stdout).toContain("is not the kit's spec and no --fixtures were given: running generated cases");
+      expect(r.stdout).toContain("coverage: 5 of 5 operations");
+      expect(JSON.parse(readFileSync(json, "utf8")).summary.coverage.operations.notExercised).toEqual([]);
+    } finally {
+      await multi.close();
+    }
+  });
+
   it("--help lists every flag and the exit codes", async () => {
     const r = await runCli(["conformance", "--help"]);
     expect(r.code).toBe(0);
@@ -248,6 +274,9 @@ describe("plantstore conformance against the reference server", () => {
       "--concurrency",
       "--max-response-bytes",
       "--ca",
+      "--credential",
+      "--min-coverage",
+      "--evidence",
       "--insecure",
     ]) {
       expect(r.stdout).toContain(flag);

@@ -20,7 +20,7 @@ import {
 } from "../../conformance/index.js";
 import { loadContract, type Contract } from "../contract/index.js";
 import { KitError } from "../errors.js";
-import { DEFAULT_FIXTURES, DEFAULT_SPEC } from "../paths.js";
+import { DEFAULT_FIXTURES, DEFAULT_SPEC, shortPath } from "../paths.js";
 import { envList, integerFlag, parseFlags, parseReportFlag } from "./args.js";
 import type { Io } from "./io.js";
 
@@ -47,7 +47,8 @@ Target and credentials:
 
 What to run:
   --spec FILE               OpenAPI 3.0/3.1 document (default: the kit's spec/openapi.yaml)
-  --fixtures DIR            folder of fixture files (default: the kit's fixtures/)
+  --fixtures DIR            folder of fixture files (default: the kit's fixtures/, for the kit's spec;
+                            with another --spec and no --fixtures, generated cases only, --generate 100)
   --only ID[,ID...]         run only these fixture ids or check ids (* is a wildcard); repeatable
   --skip ID[,ID...]         leave out these fixture ids or check ids; repeatable
   --seed N                  replay the fresh values and generated cases of an earlier run (its seed
@@ -142,6 +143,15 @@ export async function conformance(argv: string[], io: Io): Promise<number> {
   }
   const unique = values.unique ?? ["id"];
   const spec = values.spec === undefined ? DEFAULT_SPEC : resolve(values.spec);
+  // The kit's fixtures are the Plant Store's: with another spec and no fixtures of its own, a run
+  // generates cases for every operation instead (a run of the kit's fixtures there could only fail).
+  const foreign = spec !== DEFAULT_SPEC && values.fixtures === undefined;
+  const generateFlag = values.generate ?? (foreign ? "100" : undefined);
+  if (foreign && values["no-fixtures"] !== true)
+    io.out(
+      `${shortPath(spec)} is not the kit's spec and no --fixtures were given: running generated cases for every ` +
+        `operation (--generate ${generateFlag}) and no fixture`,
+    );
   // Credentials from the environment name their scheme in upper case: the spec says which it is.
   const contract = fromEnv.length === 0 ? undefined : await loadContract(spec).catch(() => undefined);
   const credentials = { ...(contract === undefined ? {} : envCredentials(contract, fromEnv)), ...flagged };
@@ -157,14 +167,14 @@ export async function conformance(argv: string[], io: Io): Promise<number> {
     skip: (values.skip ?? []).flatMap((v) => envList(v)),
     seed: values.seed === undefined ? undefined : BigInt(values.seed),
     generate:
-      values.generate === undefined
+      generateFlag === undefined
         ? undefined
         : {
-            count: integerFlag("generate", values.generate, 100, 1, 100_000),
+            count: integerFlag("generate", generateFlag, 100, 1, 100_000),
             maxTimeMs: integerFlag("max-time", values["max-time"], 60_000, 1_000, 3_600_000),
             unique,
           },
-    noFixtures: values["no-fixtures"] === true,
+    noFixtures: values["no-fixtures"] === true || foreign,
     strict: values.strict === true,
     evidence: evidenceFlag(values.evidence),
     minCoverage:
