@@ -141,7 +141,10 @@ function stepResult(
   // Masking and previewing every passing step's headers and bodies was a third of the harness's own
   // time per exchange; they are evidence, so they are made where there is something to show.
   const evidence = failed || ctx.evidence === "all";
-  const credentials = prepared.credentials === undefined ? {} : { credentials: prepared.credentials };
+  const credentials = {
+    ...(prepared.credentials === undefined ? {} : { credentials: prepared.credentials }),
+    ...(prepared.present === undefined || prepared.present.length === 0 ? {} : { parameters: prepared.present }),
+  };
   return {
     index,
     operation,

@@ -78,7 +78,13 @@ describe("computeCoverage", () => {
       { operation: "listPlants", status: "200" },
       { operation: "deletePlant", status: "204" },
     ]);
-    expect(coverageLine(c)).toBe("coverage: 2 of 3 operations, 3 of 5 documented statuses");
+    // The delete's path parameter went unanswered.
+    expect(c.parameters).toEqual({
+      total: 1,
+      exercised: 0,
+      notExercised: [{ operation: "deletePlant", in: "path", name: "id" }],
+    });
+    expect(coverageLine(c)).toBe("coverage: 2 of 3 operations, 3 of 5 documented statuses, 0 of 1 parameters");
   });
 
   it("an operation whose every request went unanswered is not exercised, and says so", () => {

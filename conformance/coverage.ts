@@ -6,6 +6,7 @@ import type { CaseResult, Coverage, NotExercised } from "./results.js";
  * - an operation is exercised when a request to it got an HTTP answer;
  * - a documented status (an exact code, a `2XX`-style range, `default`) when an answer of that
  *   operation was matched to it, the way the checks match answers (exact, then range, then default);
+ * - a parameter when a request carrying it got an answer;
  * - an operation not exercised is listed with why (`why`: the planner's reasons, by operationId).
  */
 export function computeCoverage(
@@ -15,17 +16,19 @@ export function computeCoverage(
 ): Coverage {
   const answered = new Map<string, Set<string>>();
   const sent = new Set<string>();
-  const heard = (op: string, status: number | undefined): void => {
+  const carried = new Set<string>();
+  const heard = (op: string, status: number | undefined, parameters: readonly string[] = []): void => {
     sent.add(op);
     if (status === undefined) return;
+    for (const p of parameters) carried.add(`${op} ${p}`);
     const documented = contract.operation(op)?.responseFor(status);
     let statuses = answered.get(op);
     if (statuses === undefined) answered.set(op, (statuses = new Set()));
     if (documented !== undefined) statuses.add(documented.status.toUpperCase());
   };
   for (const r of results) {
-    for (const st of r.steps) heard(st.operation ?? r.operation, st.response?.status);
-    for (const a of r.answers ?? []) heard(a.operation, a.status);
+    for (const st of r.steps) heard(st.operation ?? r.operation, st.response?.status, st.request.parameters);
+    for (const a of r.answers ?? []) heard(a.operation, a.status, a.parameters);
   }
 
   const notExercised: NotExercised[] = [];
@@ -43,10 +46,23 @@ export function computeCoverage(
       : (why.get(op.operationId) ?? "no case of this run names it");
     notExercised.push({ ...describe(op), reason });
   }
+  const parametersLeft: { operation: string; in: string; name: string }[] = [];
+  let parameterTotal = 0;
+  for (const op of contract.operations)
+    for (const p of op.parameters) {
+      parameterTotal++;
+      if (!carried.has(`${op.operationId} ${p.in}:${p.name}`))
+        parametersLeft.push({ operation: op.operationId, in: p.in, name: p.name });
+    }
   const total = contract.operations.length;
   return {
     operations: { total, exercised: total - notExercised.length, notExercised },
     statuses: { total: statusTotal, exercised: statusTotal - statusesLeft.length, notExercised: statusesLeft },
+    parameters: {
+      total: parameterTotal,
+      exercised: parameterTotal - parametersLeft.length,
+      notExercised: parametersLeft,
+    },
   };
 }
 
@@ -65,6 +81,7 @@ export function operationCoveragePercent(c: Coverage): number {
 export function coverageLine(c: Coverage): string {
   return (
     `coverage: ${c.operations.exercised} of ${c.operations.total} operations, ` +
-    `${c.statuses.exercised} of ${c.statuses.total} documented statuses`
+    `${c.statuses.exercised} of ${c.statuses.total} documented statuses` +
+    (c.parameters.total === 0 ? "" : `, ${c.parameters.exercised} of ${c.parameters.total} parameters`)
   );
 }

@@ -92,6 +92,8 @@ export interface PreparedRequest {
   readonly parameters: Readonly<Record<string, unknown>>;
   /** The request's path as sent, without the query (percent-encoded). */
   readonly pathOnly: string;
+  /** The operation's parameters the request carries, by `in:name` (however the fixture wrote them), for the coverage. */
+  readonly present?: readonly string[];
   /** The credentials the request carries by the fixture; undefined when the operation requires none. */
   readonly credentials?: Credentials;
   /** The security schemes whose credentials the request carries (the alternative used); empty when none. */
@@ -350,12 +352,44 @@ export function prepareRequest(
     method: op.method.toUpperCase(),
     path: path + buildQueryString(pieces),
     pathOnly: path,
+    present: presentParameters(op, pieces, headers),
     headers,
     body,
     parameters: sent,
     credentials: op.authRequired ? credentials : undefined,
     schemes: applied.schemes,
   };
+}
+
+/** The operation's parameters a request carries: every path one, and the query, header and cookie ones it names. */
+function presentParameters(
+  op: CompiledOperation,
+  pieces: readonly string[],
+  headers: Record<string, string>,
+): string[] {
+  const queryNames = new Set(
+    pieces.map((p) => {
+      const name = p.split("=")[0] ?? "";
+      try {
+        return decodeURIComponent(name.replace(/\[.*$/, ""));
+      } catch {
+        return name;
+      }
+    }),
+  );
+  const cookieNames = new Set((headers.cookie ?? "").split(/;\s*/).map((c) => c.split("=")[0]?.trim() ?? ""));
+  return op.parameters
+    .filter((p) =>
+      p.in === "path"
+        ? true
+        : p.in === "query"
+          ? queryNames.has(p.name) ||
+            (p.style === "form" && p.explode && pieces.length > 0 && p.shape.kind === "object")
+          : p.in === "header"
+            ? headers[p.name.toLowerCase()] !== undefined
+            : cookieNames.has(p.name),
+    )
+    .map((p) => `${p.in}:${p.name}`);
 }
 
 /** Thrown while a value from an earlier step's answer is asked for before that answer exists. */

@@ -77,17 +77,23 @@ export async function runGenerated(
       const sliceEnd = Date.now() + Math.max(1, (deadline - Date.now()) / slicesLeft--);
       const kind = polarity === "positive" ? "valid" : "invalid";
       // Every answer this operation and polarity got, for the coverage (a generated case stands for many).
-      const answers = new Map<string, { operation: string; status: number }>();
+      const answers = new Map<string, { operation: string; status: number; parameters: Set<string> }>();
       const heard = (r: CaseResult): CaseResult => {
-        for (const st of r.steps)
-          if (st.response !== undefined)
-            answers.set(`${st.operation} ${st.response.status}`, {
-              operation: st.operation,
-              status: st.response.status,
-            });
+        for (const st of r.steps) {
+          if (st.response === undefined) continue;
+          const k = `${st.operation} ${st.response.status}`;
+          let a = answers.get(k);
+          if (a === undefined)
+            answers.set(k, (a = { operation: st.operation, status: st.response.status, parameters: new Set() }));
+          for (const p of st.request.parameters ?? []) a.parameters.add(p);
+        }
         return r;
       };
-      const push = (r: CaseResult): void => void results.push({ ...r, answers: [...answers.values()] });
+      const push = (r: CaseResult): void =>
+        void results.push({
+          ...r,
+          answers: [...answers.values()].map((a) => ({ ...a, parameters: [...a.parameters] })),
+        });
       // Every request of the case is judged under the case's id, so a baseline entry names it.
       const judge = (request: GeneratedRequest, strict = false): Promise<CaseResult> => {
         const expect: Expectation =

@@ -33,6 +33,8 @@ describe("generated cases for every operation of a multi-operation contract", ()
       expect(summary.coverage.operations).toEqual({ total: 5, exercised: 5, notExercised: [] });
       // Documented statuses seen: the 2xx of each operation, 400s of refused requests, 404s of made-up ids.
       expect(summary.coverage.statuses.exercised).toBeGreaterThanOrEqual(11);
+      // Every parameter (the id, limit, tags, X-Request-Id of each operation, the units cookie) was sent and answered.
+      expect(summary.coverage.parameters.notExercised).toEqual([]);
       expect(results.map((r) => r.fixture)).toEqual(
         ["createPlant", "listPlants", "getPlant", "updatePlant", "deletePlant"].flatMap((op) => [
           `generated-positive-${op}`,

@@ -27,6 +27,8 @@ export interface StepResult {
     readonly url: string;
     /** The credentials the fixture sent; absent when the operation requires none. */
     readonly credentials?: Credentials;
+    /** The operation's parameters the request carried, by `in:name`. */
+    readonly parameters?: readonly string[];
     readonly headers?: Readonly<Record<string, string>>;
     readonly body?: string;
   };
@@ -54,7 +56,11 @@ export interface CaseResult {
   readonly error: string | undefined;
   readonly durationMs: number;
   /** The answers of every exchange the case stands for (a generated case judges many), for the coverage. */
-  readonly answers?: readonly { readonly operation: string; readonly status: number }[];
+  readonly answers?: readonly {
+    readonly operation: string;
+    readonly status: number;
+    readonly parameters?: readonly string[];
+  }[];
   /** For a failing generated case: the smallest failing body, exactly, and the rule a negative breaks. */
   readonly generated?: {
     readonly polarity: "positive" | "negative";
@@ -125,5 +131,11 @@ export interface Coverage {
     readonly total: number;
     readonly exercised: number;
     readonly notExercised: readonly { readonly operation: string; readonly status: string }[];
+  };
+  /** A parameter counts when a request carrying it got an answer. */
+  readonly parameters: {
+    readonly total: number;
+    readonly exercised: number;
+    readonly notExercised: readonly { readonly operation: string; readonly in: string; readonly name: string }[];
   };
 }

@@ -95,6 +95,7 @@ function coverageOf(total: number, exercised: number): Coverage {
   return {
     operations: { total, exercised, notExercised },
     statuses: { total: 0, exercised: 0, notExercised: [] },
+    parameters: { total: 0, exercised: 0, notExercised: [] },
   };
 }
 
