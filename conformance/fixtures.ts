@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import type { CompiledOperation, CompiledParameter, Contract, ParameterStyle } from "../src/contract/index.js";
+import type { CompiledOperation, Contract } from "../src/contract/index.js";
 import {
   buildQueryString,
   checkRequest,
@@ -13,6 +13,7 @@ import {
   serializePath,
   serializeQuery,
   stringifyExact,
+  styleOfCompiled,
 } from "../src/contract/index.js";
 import { KitError } from "../src/errors.js";
 import { KIT_ROOT } from "../src/paths.js";
@@ -316,7 +317,7 @@ export function prepareRequest(
     if (given === undefined) continue;
     const value = substituteValues(given, values);
     sent[`${p.in}:${p.name}`] = value;
-    const style = styleOf(p);
+    const style = styleOfCompiled(p);
     if (p.in === "path") pathValues[p.name] = serializePath(style, value);
     else if (p.in === "query") pieces.push(...serializeQuery(style, value));
     else if (p.in === "header") {
@@ -394,15 +395,6 @@ function presentParameters(
 
 /** Thrown while a value from an earlier step's answer is asked for before that answer exists. */
 export class NotYetKnown extends Error {}
-
-const styleOf = (p: CompiledParameter): ParameterStyle => ({
-  name: p.name,
-  in: p.in,
-  style: p.style,
-  explode: p.explode,
-  ...(p.allowReserved ? { allowReserved: true } : {}),
-  ...(p.content === undefined ? {} : { contentType: p.content.mediaType }),
-});
 
 /**
  * The value an OpenAPI runtime expression names in an earlier step (default: the one before):

@@ -15,10 +15,10 @@ import {
   parsePath,
   parseQuery,
   stringifyExact,
+  styleOfCompiled,
   type CompiledOperation,
   type CompiledParameter,
   type Contract,
-  type ParameterStyle,
   type ParsedParameter,
   type RequestMessage,
 } from "../src/contract/index.js";
@@ -187,7 +187,7 @@ function createHandler(
     };
     const id = (): string => {
       const p = param(operation, "path", "id");
-      const parsed = parsePath(styleOf(p), rawId ?? "", p.shape) as ParsedParameter & { ok: true };
+      const parsed = parsePath(styleOfCompiled(p), rawId ?? "", p.shape) as ParsedParameter & { ok: true };
       // The contract accepted the id as an int64, so it has exact digits.
       return canonicalInteger(parsed.value, parsed.exact.get("")) as string;
     };
@@ -313,22 +313,11 @@ function param(operation: CompiledOperation, where: CompiledParameter["in"], nam
   return p;
 }
 
-function styleOf(p: CompiledParameter): ParameterStyle {
-  return {
-    name: p.name,
-    in: p.in,
-    style: p.style,
-    explode: p.explode,
-    ...(p.allowReserved ? { allowReserved: true } : {}),
-    ...(p.content === undefined ? {} : { contentType: p.content.mediaType }),
-  };
-}
-
 /** A query parameter's value, read by its style (the contract has accepted it); undefined when absent. */
 function readQuery(operation: CompiledOperation, name: string, query: string): unknown {
   const p = param(operation, "query", name);
   const others = new Set(operation.parameters.filter((o) => o !== p && o.in === "query").map((o) => o.name));
-  const parsed = parseQuery(styleOf(p), query, p.shape, others);
+  const parsed = parseQuery(styleOfCompiled(p), query, p.shape, others);
   return parsed.ok ? parsed.value : undefined;
 }
 

@@ -15,6 +15,7 @@ import {
   parseHeader,
   parsePath,
   parseQuery,
+  styleOfCompiled,
   type ParameterStyle,
   type ParsedParameter,
 } from "./parameters.js";
@@ -199,7 +200,7 @@ export function checkParameters(operation: CompiledOperation, request: RequestMe
   const query = request.query ?? "";
   const cookies = request.headers.cookie;
   for (const p of operation.parameters) {
-    const style = styleOf(p);
+    const style = styleOfCompiled(p);
     const others = siblings(operation, p);
     let parsed: ParsedParameter;
     if (p.in === "path") {
@@ -262,15 +263,6 @@ export function checkResponseHeaders(response: CompiledResponse, headers: Header
   }
   return problems;
 }
-
-const styleOf = (p: CompiledParameter): ParameterStyle => ({
-  name: p.name,
-  in: p.in,
-  style: p.style,
-  explode: p.explode,
-  ...(p.allowReserved ? { allowReserved: true } : {}),
-  ...(p.content === undefined ? {} : { contentType: p.content.mediaType }),
-});
 
 /** The names of the operation's other parameters in the same place, so an exploded object leaves them alone. */
 function siblings(operation: CompiledOperation, p: CompiledParameter): ReadonlySet<string> {

@@ -103,6 +103,25 @@ export type CookiePairs = readonly (readonly [name: string, rawValue: string])[]
  * and cookie, `simple` for path and header; `explode` true for `form` (and `cookie`), false otherwise.
  * A `content` parameter takes its media type (the map holds exactly one entry).
  */
+/** How a compiled parameter (defaults already applied, contract.ts) is written. */
+export function styleOfCompiled(p: {
+  readonly name: string;
+  readonly in: ParameterLocation;
+  readonly style: string;
+  readonly explode: boolean;
+  readonly allowReserved: boolean;
+  readonly content?: { readonly mediaType: string };
+}): ParameterStyle {
+  return {
+    name: p.name,
+    in: p.in,
+    style: p.style,
+    explode: p.explode,
+    ...(p.allowReserved ? { allowReserved: true } : {}),
+    ...(p.content === undefined ? {} : { contentType: p.content.mediaType }),
+  };
+}
+
 export function parameterStyle(parameter: ParameterObjectLike): ParameterStyle {
   const style = parameter.style ?? (parameter.in === "query" || parameter.in === "cookie" ? "form" : "simple");
   const explode = parameter.explode ?? (style === "form" || style === "cookie");

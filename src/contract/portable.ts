@@ -63,6 +63,7 @@ export {
   serializePath,
   serializeQuery,
   shapeOfSchema,
+  styleOfCompiled,
   splitCookies,
   splitQuery,
 } from "./parameters.js";
