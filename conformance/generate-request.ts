@@ -6,7 +6,8 @@ import { NEAR_MISS_KINDS } from "./credentials.js";
 import { Random } from "./fresh.js";
 import {
   formatArb,
-  jsonMediaType,
+  bodyContentType,
+  bodyMediaType,
   minimalBody,
   negativeBodies,
   positiveBodies,
@@ -36,9 +37,12 @@ export interface GeneratedRequest {
 /** Whether the generator can make requests for an operation; `why` when it cannot. */
 export function generatable(op: CompiledOperation): { ok: true } | { ok: false; why: string } {
   const body = op.requestBody;
-  if (body !== undefined && body.required && jsonMediaType(op) === undefined) {
+  if (body !== undefined && body.required && bodyMediaType(op) === undefined) {
     const types = [...body.content.keys()].join(", ");
-    return { ok: false, why: `its request body is ${types}; the generator makes JSON bodies only` };
+    return {
+      ok: false,
+      why: `its request body is ${types}; the generator makes JSON and form (urlencoded, multipart) bodies with a schema`,
+    };
   }
   return { ok: true };
 }
@@ -121,7 +125,7 @@ function parameterMutations(p: CompiledParameter): { value: unknown; reason: str
  * whose parameters take any string has none, and gets no negative case (not an empty one).
  */
 export function negativesPossible(op: CompiledOperation): boolean {
-  return jsonMediaType(op) !== undefined || op.parameters.some((p) => parameterMutations(p).length > 0);
+  return bodyMediaType(op) !== undefined || op.parameters.some((p) => parameterMutations(p).length > 0);
 }
 
 const SAMPLE_SECRETS = { token: "sample-token", wrongToken: "sample-wrong" };
@@ -134,7 +138,7 @@ export function requestFixture(
   request: GeneratedRequest,
   expect: Expectation,
 ): Fixture {
-  const type = jsonMediaType(op) ?? "application/json";
+  const type = bodyContentType(op);
   return {
     id,
     description,
@@ -187,7 +191,7 @@ export function positiveRequests(
   options: GeneratorOptions,
 ): fc.Arbitrary<GeneratedRequest | null> {
   const doc = contract.document;
-  const bodies = jsonMediaType(op) === undefined ? fc.constant(undefined) : positiveBodies(contract, op, doc, options);
+  const bodies = bodyMediaType(op) === undefined ? fc.constant(undefined) : positiveBodies(contract, op, doc, options);
   if (op.parameters.length === 0)
     // No parameters: the body's own sequence, so a body-only contract generates as it always did.
     return bodies.map((body) => (body === null ? null : { parameters: {}, body }));
@@ -205,7 +209,7 @@ export function negativeRequests(
   options: GeneratorOptions,
 ): fc.Arbitrary<GeneratedRequest | null> {
   const doc = contract.document;
-  const hasBody = jsonMediaType(op) !== undefined;
+  const hasBody = bodyMediaType(op) !== undefined;
   const validBody = hasBody ? positiveBodies(contract, op, doc, options) : fc.constant(undefined);
   const bodyNegatives = hasBody
     ? fc
@@ -244,13 +248,13 @@ export function minimalRequest(
   const doc = contract.document;
   // The plainest body, else the first acceptable of a few generated ones (an enum of marks, say).
   const body =
-    jsonMediaType(op) === undefined
+    bodyMediaType(op) === undefined
       ? undefined
       : (minimalBody(op, doc, options) ??
         fc
           .sample(positiveBodies(contract, op, doc, options), { numRuns: 50, seed: 7 })
           .find((b): b is GeneratedBody => b !== null));
-  if (jsonMediaType(op) !== undefined && body === undefined && op.requestBody?.required === true) return undefined;
+  if (bodyMediaType(op) !== undefined && body === undefined && op.requestBody?.required === true) return undefined;
   const parameters: Record<string, unknown> = {};
   for (const p of op.parameters) if (p.required) parameters[key(p)] = plainValue(schemaOfParameter(p), doc);
   const request = { parameters, body };
@@ -312,7 +316,7 @@ export function producerFor(contract: Contract, op: CompiledOperation): Producer
     for (const part of (s.allOf as unknown[]) ?? []) Object.assign(own, propsOf(part, depth + 1));
     return own;
   };
-  const type = jsonMediaType(create);
+  const type = bodyMediaType(create);
   const bodySchema =
     type === undefined
       ? undefined
@@ -347,7 +351,7 @@ export function chainFixture(
   const then = second?.request ?? minimalRequest(contract, op, options);
   if (first === undefined || then === undefined) return undefined;
   const from = { $from: producer.expression, step: 0 };
-  const type = (o: CompiledOperation) => jsonMediaType(o) ?? "application/json";
+  const type = (o: CompiledOperation) => bodyContentType(o);
   return {
     id,
     description:
@@ -383,7 +387,7 @@ export const AUTH_CASE_CREDENTIALS = ["none", "wrong", ...NEAR_MISS_KINDS] as co
  * changed). No step may succeed: servers that compare tokens by prefix, without case or in part exist.
  */
 export function authFixture(op: CompiledOperation, request: GeneratedRequest, id: string): Fixture {
-  const type = jsonMediaType(op) ?? "application/json";
+  const type = bodyContentType(op);
   return {
     id,
     description: `${op.operationId} without credentials, with wrong ones and with near misses of the valid ones: none may succeed`,

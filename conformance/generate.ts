@@ -1,6 +1,13 @@
 import fc from "fast-check";
 import type { CompiledOperation, Contract } from "../src/contract/index.js";
-import { checkRequest, escapePointer, parseJsonExact, resolvePointer, stringifyExact } from "../src/contract/index.js";
+import {
+  checkRequest,
+  escapePointer,
+  parseJsonExact,
+  resolvePointer,
+  serializeQuery,
+  stringifyExact,
+} from "../src/contract/index.js";
 import { INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN, TWO_53 } from "../src/contract/index.js";
 
 /**
@@ -103,7 +110,7 @@ function stringArb(s: Schema): fc.Arbitrary<string> {
   if (formatted !== undefined) return formatted;
   const minLength = typeof s.minLength === "number" ? s.minLength : 0;
   const maxLength = typeof s.maxLength === "number" ? s.maxLength : 2_000;
-  return fc.oneof(
+  const branches: { arbitrary: fc.Arbitrary<string>; weight: number }[] = [
     { arbitrary: fc.string({ unit: "grapheme", minLength, maxLength: Math.min(maxLength, 40) }), weight: 4 },
     { arbitrary: fc.string({ unit: "binary", minLength, maxLength: Math.min(maxLength, 40) }), weight: 2 },
     // Lone surrogates: JSON strings may carry them (as \u escapes), and servers that re-encode text trip on them.
@@ -114,13 +121,16 @@ function stringArb(s: Schema): fc.Arbitrary<string> {
         .filter((t) => t.length >= minLength && t.length <= maxLength),
       weight: 1,
     },
-    {
+  ];
+  // Very long strings, where the schema allows 1,000 characters or more.
+  if (maxLength >= 1_000)
+    branches.push({
       arbitrary: fc
         .integer({ min: Math.max(minLength, 1_000), max: Math.max(minLength, Math.min(maxLength, 70_000)) })
         .map((n) => "x".repeat(n)),
       weight: 1,
-    },
-  );
+    });
+  return fc.oneof(...branches);
 }
 
 /** Positive values of a schema; `fresh` names object properties whose values come from the caller. */
@@ -256,10 +266,69 @@ export function jsonMediaType(op: CompiledOperation): string | undefined {
   return types.find((t) => t.toLowerCase() === "application/json") ?? types.find((t) => /json/i.test(t));
 }
 
-/** Whether the contract accepts a generated text sent as the operation's JSON media type (acceptability.ts decides). */
-function verdict(op: CompiledOperation, text: string): boolean {
+const FORM = "application/x-www-form-urlencoded";
+const MULTIPART = "multipart/form-data";
+/** The boundary of generated multipart bodies; a body whose text holds it is never made. */
+export const BOUNDARY = "plantstore-kit-boundary-5d1f0a";
+
+/** The media type the generator sends an operation's body as: JSON first, else a form with a schema. */
+export function bodyMediaType(op: CompiledOperation): string | undefined {
+  const json = jsonMediaType(op);
+  if (json !== undefined) return json;
+  const content = op.requestBody?.content;
+  for (const type of [FORM, MULTIPART]) {
+    const key = [...(content?.keys() ?? [])].find((k) => k.toLowerCase() === type);
+    if (key !== undefined && content?.get(key)?.form !== undefined) return key;
+  }
+  return undefined;
+}
+
+/** The Content-Type header a generated body goes with (a multipart one names its boundary). */
+export function bodyContentType(op: CompiledOperation): string {
+  const type = bodyMediaType(op) ?? "application/json";
+  return type.toLowerCase() === MULTIPART ? `${type}; boundary=${BOUNDARY}` : type;
+}
+
+/**
+ * A generated value as the body's text: exact JSON, or a form, each field written as its `encoding`
+ * says (urlencoded pairs; multipart parts, objects as JSON). Undefined when a form cannot carry it.
+ */
+export function encodeBody(op: CompiledOperation, value: unknown): string | undefined {
+  const type = (bodyMediaType(op) ?? "application/json").toLowerCase();
+  if (type !== FORM && type !== MULTIPART) return stringifyExact(value);
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  const fields = op.requestBody?.content.get(bodyMediaType(op)!)?.form;
+  const text = (v: unknown): string => (typeof v === "string" ? v : stringifyExact(v));
+  if (type === FORM) {
+    const pieces: string[] = [];
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+      const field = fields?.get(k);
+      if (field !== undefined) pieces.push(...serializeQuery(field.style, v));
+      else pieces.push(`${encodeURIComponent(k)}=${encodeURIComponent(text(v))}`);
+    }
+    return pieces.join("&");
+  }
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    const values = Array.isArray(v) && (fields?.get(k)?.shape.kind === "array" || fields === undefined) ? v : [v];
+    for (const item of values) {
+      const asJson = typeof item === "object" && item !== null;
+      const head = `Content-Disposition: form-data; name="${k.replace(/"/g, "%22")}"${asJson ? "\r\nContent-Type: application/json" : ""}`;
+      parts.push(`--${BOUNDARY}\r\n${head}\r\n\r\n${text(item)}\r\n`);
+    }
+  }
+  const body = `${parts.join("")}--${BOUNDARY}--\r\n`;
+  return parts.some((p) => p.slice(BOUNDARY.length + 2).includes(BOUNDARY)) ||
+    /[\r\n]/.test(Object.keys(value).join(""))
+    ? undefined
+    : body;
+}
+
+/** Whether the contract accepts a generated text sent as the operation's body media type (acceptability.ts decides). */
+function verdict(op: CompiledOperation, text: string | undefined): text is string {
+  if (text === undefined) return false;
   const checked = checkRequest(op, {
-    headers: { "content-type": jsonMediaType(op) ?? "application/json" },
+    headers: { "content-type": bodyContentType(op) },
     body: encoder.encode(text),
   });
   return checked.ok && checked.entry !== undefined;
@@ -278,7 +347,7 @@ export function positiveBodies(
 ): fc.Arbitrary<GeneratedBody | null> {
   const schema = schemaOf(op, doc);
   return valueArb(doc, schema).map((v) => {
-    const text = stringifyExact(freshen(doc, schema, v, options));
+    const text = encodeBody(op, freshen(doc, schema, v, options));
     return verdict(op, text) ? { text } : null;
   });
 }
@@ -293,15 +362,15 @@ export function negativeBodies(
   const schema = schemaOf(op, doc);
   return fc.tuple(valueArb(doc, schema), fc.nat()).map(([v, pick]) => {
     const valid = freshen(doc, schema, v, options);
-    if (!verdict(op, stringifyExact(valid))) return null;
+    if (!verdict(op, encodeBody(op, valid))) return null;
     const base = (typeof valid === "object" && valid !== null && !Array.isArray(valid) ? valid : {}) as Record<
       string,
       unknown
     >;
     const all = mutations(doc, schema, base);
     const m = all[pick % all.length] as { body: unknown; reason: string };
-    const text = stringifyExact(m.body);
-    return verdict(op, text) ? null : { text, reason: m.reason };
+    const text = encodeBody(op, m.body);
+    return text === undefined || verdict(op, text) ? null : { text, reason: m.reason };
   });
 }
 
@@ -334,12 +403,12 @@ export function minimalBody(op: CompiledOperation, doc: unknown, options: Genera
       }
     }
   };
-  const text = stringifyExact(freshen(doc, schema, plain(schema, 0), options));
+  const text = encodeBody(op, freshen(doc, schema, plain(schema, 0), options));
   return verdict(op, text) ? { text } : undefined;
 }
 
 function schemaOf(op: CompiledOperation, doc: unknown): unknown {
-  const type = jsonMediaType(op);
+  const type = bodyMediaType(op);
   const pointer = type === undefined ? undefined : op.requestBody?.content.get(type)?.pointer;
   return pointer === undefined ? {} : (resolvePointer(doc, `${pointer}/schema`) ?? {});
 }

@@ -4,6 +4,7 @@
 // built-ins: the fetch handler's browser bundle includes this file.
 import { escapeRegExp } from "../regexp.js";
 import type {
+  FormFields,
   CompiledHeader,
   CompiledOperation,
   CompiledParameter,
@@ -15,7 +16,9 @@ import {
   parseHeader,
   parsePath,
   parseQuery,
+  splitQuery,
   styleOfCompiled,
+  type QueryPairs,
   type ParameterStyle,
   type ParsedParameter,
 } from "./parameters.js";
@@ -142,6 +145,7 @@ export function checkRequest(operation: CompiledOperation, request: RequestMessa
     const detail = `Content-Type ${JSON.stringify(contentType ?? null)} is not one of ${documented}`;
     return { ok: false, reason: "media-type", detail, contentType };
   }
+  if (entry.form !== undefined && entry.hasSchema) return checkFormBody(entry, entry.form, contentType, request.body);
   if (!isJson(entry)) return { ok: true, entry, value: undefined, exact: NO_EXACT };
   // JSON exchanged between systems is UTF-8 (RFC 8259 section 8.1): a charset naming anything else is
   // refused. The header equal to the spec's key has no parameters, the common case, not parsed again.
@@ -293,6 +297,126 @@ function rawPathParams(operation: CompiledOperation, path: string): Record<strin
   const out: Record<string, string> = Object.create(null);
   m.names.forEach((name, i) => (out[name] = found[i + 1] ?? ""));
   return out;
+}
+
+/**
+ * A form body (`application/x-www-form-urlencoded`, or `multipart/form-data` read into the same
+ * name/value pairs) read field by field as its schema and `encoding` say, then validated as an object.
+ * Fields the schema does not name are kept as text. A field that cannot be read is a schema refusal.
+ */
+function checkFormBody(
+  entry: MediaTypeEntry,
+  fields: FormFields,
+  contentType: string | undefined,
+  bytes: Uint8Array,
+): AcceptedRequest | BodyRefusal {
+  const multipart = /^multipart\//i.test(entry.mediaType);
+  let pairs: QueryPairs;
+  const json = new Map<string, string>();
+  if (multipart) {
+    const parts = multipartParts(bytes, parseMediaType(contentType)?.parameters.boundary);
+    if (parts === undefined)
+      return schemaRefusal(
+        entry,
+        "body",
+        "multipart",
+        "the body is not multipart/form-data with the boundary its Content-Type names",
+      );
+    pairs = parts.map((p) => [p.name, encodeURIComponent(p.text)] as const);
+    for (const p of parts) if (p.contentType !== undefined && /json/i.test(p.contentType)) json.set(p.name, p.text);
+  } else {
+    let text: string;
+    try {
+      text = utf8.decode(bytes);
+    } catch {
+      return { ok: false, reason: "utf-8", detail: "the body is not UTF-8", entry };
+    }
+    pairs = splitQuery(text);
+  }
+  const value: Record<string, unknown> = {};
+  const names = new Set(fields.keys());
+  for (const [name, field] of fields) {
+    const asJson =
+      json.get(name) ??
+      (field.contentType !== undefined && /json/i.test(field.contentType) ? jsonField(pairs, name) : undefined);
+    if (asJson !== undefined) {
+      const parsed = parseJsonExact(asJson);
+      if (!parsed.ok) return schemaRefusal(entry, `body/${name}`, "json", `is not JSON: ${parsed.message}`);
+      Object.defineProperty(value, name, { value: parsed.value, enumerable: true, writable: true, configurable: true });
+      continue;
+    }
+    const others = new Set([...names].filter((n) => n !== name));
+    const parsed = parseQuery(field.style, pairs, field.shape, others);
+    if (!parsed.ok) return schemaRefusal(entry, `body/${name}`, "style", parsed.message);
+    if (parsed.value !== undefined)
+      Object.defineProperty(value, name, { value: parsed.value, enumerable: true, writable: true, configurable: true });
+  }
+  for (const [name, raw] of pairs) {
+    if (names.has(name) || [...names].some((n) => name.startsWith(`${n}[`))) continue;
+    let text: string;
+    try {
+      text = decodeURIComponent(raw.replace(/\+/g, " "));
+    } catch {
+      text = raw;
+    }
+    const before = Object.prototype.hasOwnProperty.call(value, name) ? value[name] : undefined;
+    const next = before === undefined ? text : Array.isArray(before) ? [...before, text] : [before, text];
+    Object.defineProperty(value, name, { value: next, enumerable: true, writable: true, configurable: true });
+  }
+  return checkValue(entry, value, NO_EXACT);
+}
+
+function jsonField(pairs: QueryPairs, name: string): string | undefined {
+  const raw = pairs.find(([n]) => n === name)?.[1];
+  if (raw === undefined) return undefined;
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, " "));
+  } catch {
+    return raw;
+  }
+}
+
+function schemaRefusal(entry: MediaTypeEntry, location: string, keyword: string, message: string): BodyRefusal {
+  const violations: Violation[] = [{ location, keyword, message, schemaPath: "#" }];
+  return {
+    ok: false,
+    reason: "schema",
+    detail: `${location}: ${message}`,
+    entry,
+    value: undefined,
+    exact: NO_EXACT,
+    violations,
+  };
+}
+
+/** The parts of a multipart/form-data body (RFC 7578): name, text and Content-Type; undefined when it is not one. */
+function multipartParts(
+  bytes: Uint8Array,
+  boundary: string | undefined,
+): { name: string; text: string; contentType: string | undefined }[] | undefined {
+  if (boundary === undefined || boundary === "") return undefined;
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    // Binary parts: read as latin1, byte for byte, so the structure is still found.
+    text = Array.from(bytes, (b) => String.fromCharCode(b)).join("");
+  }
+  const delimiter = `--${boundary}`;
+  const chunks = text.split(delimiter);
+  if (chunks.length < 3 || !chunks[chunks.length - 1]!.startsWith("--")) return undefined;
+  const parts: { name: string; text: string; contentType: string | undefined }[] = [];
+  for (const chunk of chunks.slice(1, -1)) {
+    const body = chunk.replace(/^\r\n/, "").replace(/\r\n$/, "");
+    const split = body.indexOf("\r\n\r\n");
+    if (split < 0) return undefined;
+    const head = body.slice(0, split);
+    const name = /content-disposition:[^\r\n]*;\s*name="([^"]*)"/i.exec(head)?.[1];
+    if (name === undefined) return undefined;
+    const contentType = /content-type:\s*([^\r\n]+)/i.exec(head)?.[1]?.trim();
+    parts.push({ name, text: body.slice(split + 4), contentType });
+  }
+  return parts;
 }
 
 /** Decodes (UTF-8, RFC 8259 section 8.1), parses exactly and validates a body of a JSON media type. */

@@ -6,7 +6,7 @@ import { escapeRegExp } from "../regexp.js";
 import { createAjv, dialectOf, type SchemaDialect } from "./ajv.js";
 import { analyseNumber } from "./exact-json.js";
 import { escapePointer, resolvePointer } from "./json-pointer.js";
-import { shapeOfSchema, type ParameterLocation, type ValueShape } from "./parameters.js";
+import { shapeOfSchema, type ParameterLocation, type ParameterStyle, type ValueShape } from "./parameters.js";
 import { matchMediaType } from "./media-type.js";
 import { fromAjvErrors, type Violation } from "./violations.js";
 
@@ -28,7 +28,15 @@ export interface MediaTypeEntry {
   /** False when the spec gives no schema, so any body of this media type is accepted. */
   readonly hasSchema: boolean;
   readonly validate: Validator;
+  /**
+   * For `application/x-www-form-urlencoded` and `multipart/form-data` with an object schema: how each
+   * field is read (its `encoding`, defaults applied: form, explode) and what its value is by its schema.
+   */
+  readonly form?: FormFields;
 }
+
+/** The fields of a form body by name; others are read as text. */
+export type FormFields = ReadonlyMap<string, { readonly style: ParameterStyle; readonly shape: ValueShape; readonly contentType?: string }>;
 
 export type { ParameterLocation };
 
@@ -478,9 +486,42 @@ function compileContent(c: Compiler, owner: Located, root: string): ReadonlyMap<
       const fn = validatorAt(c, `${pointer}/schema`);
       validate = (v) => (fn(v) ? [] : fromAjvErrors(fn.errors, root));
     }
-    out.set(mediaType, { mediaType, pointer, hasSchema, validate });
+    const form = /^(application\/x-www-form-urlencoded|multipart\/form-data)$/i.test(mediaType.trim())
+      ? formFields(c, value as Json, pointer)
+      : undefined;
+    out.set(mediaType, { mediaType, pointer, hasSchema, validate, ...(form === undefined ? {} : { form }) });
   }
   return out;
+}
+
+/** How each property of a form body's object schema is read: its `encoding` entry, or form with explode. */
+function formFields(c: Compiler, mediaTypeObject: Json, pointer: string): FormFields | undefined {
+  const resolve = (ref: string): unknown =>
+    ref.startsWith("#") ? locateRef(c.doc, decodeURIComponent(ref.slice(1)))?.value : undefined;
+  const schema = locateRef(c.doc, `${pointer}/schema`)?.value;
+  if (schema === undefined) return undefined;
+  const properties = new Map<string, unknown>();
+  const collect = (s: unknown, depth: number): void => {
+    if (typeof s !== "object" || s === null || depth > 16) return;
+    const o = s as Json;
+    if (typeof o.$ref === "string") return collect(resolve(o.$ref), depth + 1);
+    for (const [k, v] of Object.entries((o.properties ?? {}) as Json)) if (!properties.has(k)) properties.set(k, v);
+    for (const part of (o.allOf as unknown[]) ?? []) collect(part, depth + 1);
+  };
+  collect(schema, 0);
+  const encoding = (mediaTypeObject.encoding ?? {}) as Record<string, Json>;
+  const fields = new Map<string, { style: ParameterStyle; shape: ValueShape; contentType?: string }>();
+  for (const [name, propertySchema] of properties) {
+    const e = encoding[name] ?? {};
+    const style = typeof e.style === "string" ? e.style : "form";
+    const contentType = typeof e.contentType === "string" ? e.contentType : undefined;
+    fields.set(name, {
+      style: { name, in: "query", style, explode: typeof e.explode === "boolean" ? e.explode : style === "form" },
+      shape: shapeOfSchema(propertySchema, resolve),
+      ...(contentType === undefined ? {} : { contentType }),
+    });
+  }
+  return fields;
 }
 
 /**

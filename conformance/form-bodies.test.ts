@@ -1,0 +1,167 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { describe, expect, it } from "vitest";
+import { checkRequest, compileContract, type Contract } from "../src/contract/index.js";
+import { runConformance } from "./run.js";
+
+// Operations whose bodies are forms, not JSON: urlencoded and multipart, each read field by field as
+// its schema and `encoding` say, judged by the contract, and generated like JSON bodies.
+const contract: Contract = compileContract(
+  {
+    openapi: "3.1.0",
+    info: { title: "forms", version: "1" },
+    paths: {
+      "/notes": {
+        post: {
+          operationId: "createNote",
+          requestBody: {
+            required: true,
+            content: {
+              "application/x-www-form-urlencoded": {
+                schema: {
+                  type: "object",
+                  required: ["title", "count"],
+                  properties: {
+                    title: { type: "string", maxLength: 20 },
+                    count: { type: "integer", minimum: 1 },
+                    tags: { type: "array", items: { type: "string" } },
+                  },
+                },
+              },
+            },
+          },
+          responses: { "200": { description: "stored" }, "400": { description: "refused" } },
+        },
+      },
+      "/uploads": {
+        post: {
+          operationId: "upload",
+          requestBody: {
+            required: true,
+            content: {
+              "multipart/form-data": {
+                schema: {
+                  type: "object",
+                  required: ["name", "meta"],
+                  properties: {
+                    name: { type: "string" },
+                    meta: { type: "object", required: ["size"], properties: { size: { type: "integer" } } },
+                  },
+                },
+              },
+            },
+          },
+          responses: { "200": { description: "stored" }, "400": { description: "refused" } },
+        },
+      },
+    },
+  },
+  "forms.yaml",
+);
+const form = (body: string) => ({
+  headers: { "content-type": "application/x-www-form-urlencoded" },
+  body: new TextEncoder().encode(body),
+});
+const multipart = (parts: [string, string, string?][]) => ({
+  headers: { "content-type": "multipart/form-data; boundary=XyZ" },
+  body: new TextEncoder().encode(
+    parts
+      .map(
+        ([n, v, t]) =>
+          `--XyZ\r\nContent-Disposition: form-data; name="${n}"${t ? `\r\nContent-Type: ${t}` : ""}\r\n\r\n${v}\r\n`,
+      )
+      .join("") + "--XyZ--\r\n",
+  ),
+});
+
+describe("form bodies judged by the contract", () => {
+  const note = contract.operation("createNote")!;
+  const upload = contract.operation("upload")!;
+  it.each([
+    ["title=Hi&count=2&tags=a&tags=b", true],
+    ["title=Hi+there&count=1", true],
+    ["title=Hi&count=zero", false],
+    ["title=Hi", false],
+    ["title=Hi&count=0", false],
+    [`title=${"x".repeat(21)}&count=1`, false],
+  ])("urlencoded %s: accepted %s", (body, ok) => {
+    expect(checkRequest(note, form(body)).ok).toBe(ok);
+  });
+  it.each([
+    [
+      [
+        ["name", "a.txt"],
+        ["meta", '{"size":3}', "application/json"],
+      ],
+      true,
+    ],
+    [
+      [
+        ["name", "a.txt"],
+        ["meta", '{"size":"big"}', "application/json"],
+      ],
+      false,
+    ],
+    [[["name", "a.txt"]], false],
+  ] as [[string, string, string?][], boolean][])("multipart %j: accepted %s", (parts, ok) => {
+    expect(checkRequest(upload, multipart(parts)).ok).toBe(ok);
+  });
+  it("a multipart body without the boundary its Content-Type names is refused", () => {
+    const r = checkRequest(upload, {
+      ...multipart([["name", "x"]]),
+      headers: { "content-type": "multipart/form-data; boundary=Other" },
+    });
+    expect(r).toMatchObject({ ok: false, reason: "schema" });
+  });
+});
+
+/** A server that judges each request with the contract (or, `lax`, accepts everything). */
+async function serve(lax: boolean): Promise<{ url: string; server: Server }> {
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const route = contract.route(req.method ?? "GET", (req.url ?? "/").split("?")[0]!);
+      if (route.kind !== "found") return void res.writeHead(404).end();
+      const ok =
+        lax ||
+        checkRequest(route.operation, { headers: req.headers as Record<string, string>, body: Buffer.concat(chunks) })
+          .ok;
+      res.writeHead(ok ? 200 : 400).end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+describe("generated form bodies", () => {
+  it.each([
+    [false, 0],
+    [true, 1],
+  ])("against a server that %s accepts everything: exit %i, both operations exercised", async (lax, exitCode) => {
+    const { url, server } = await serve(lax);
+    try {
+      const { summary, results } = await runConformance({
+        target: url,
+        contract,
+        noFixtures: true,
+        generate: { count: 20 },
+        seed: 4n,
+      });
+      expect(
+        summary.exitCode,
+        JSON.stringify(
+          results.filter((r) => r.outcome !== "pass"),
+          null,
+          1,
+        ).slice(0, 2000),
+      ).toBe(exitCode);
+      expect(summary.coverage.operations.exercised).toBe(2);
+      if (lax)
+        for (const id of ["generated-negative-createNote", "generated-negative-upload"])
+          expect(results.find((r) => r.fixture === id)?.outcome).toBe("fail");
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+});
