@@ -167,8 +167,14 @@ export const CHECKS: readonly Check[] = [
       const s = statusOf(ctx);
       if (ctx.expect.kind !== "valid" || s === undefined) return [];
       const success = documentedSuccess(ctx.operation);
+      // A documented 1xx or 3xx (an operation whose answer is a redirect, or 300 Multiple Choices) is its success too.
+      const documentedOther =
+        classOf(s) !== 2 &&
+        classOf(s) < 4 &&
+        (ctx.operation.responses.has(String(s)) || ctx.operation.responses.has(`${classOf(s)}XX`));
       const ok =
-        classOf(s) === 2 && (success.length === 0 || ctx.operation.responseFor(s)?.status.startsWith("2") === true);
+        documentedOther ||
+        (classOf(s) === 2 && (success.length === 0 || ctx.operation.responseFor(s)?.status.startsWith("2") === true));
       if (ok) return [];
       if (ctx.expect.missingOk === true && (s === 404 || s === 410)) {
         return [

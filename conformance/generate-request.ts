@@ -1,11 +1,12 @@
 import fc from "fast-check";
-import type { CompiledOperation, CompiledParameter, Contract } from "../src/contract/index.js";
-import { INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN, isFieldValue, locateRef } from "../src/contract/index.js";
-import { prepareRequest, requestProblems, type Expectation, type Fixture, type FixtureStep } from "./fixtures.js";
+import type { CheckedRequest, CompiledOperation, CompiledParameter, Contract } from "../src/contract/index.js";
+import { INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN, locateRef } from "../src/contract/index.js";
+import { checkPrepared, prepareRequest, type Expectation, type Fixture, type FixtureStep } from "./fixtures.js";
 import { NEAR_MISS_KINDS } from "./credentials.js";
 import { Random } from "./fresh.js";
 import {
   formatArb,
+  patternArb,
   bodyContentType,
   bodyMediaType,
   minimalBody,
@@ -54,6 +55,8 @@ const schemaOfParameter = (p: CompiledParameter): unknown => p.schema ?? p.conte
 function parameterArb(doc: unknown, p: CompiledParameter): fc.Arbitrary<unknown> {
   const s = (schemaOfParameter(p) ?? {}) as Schema;
   const type = Array.isArray(s.type) ? s.type[0] : s.type;
+  const patterned = type === "string" ? patternArb(s.pattern) : undefined;
+  if (patterned !== undefined) return patterned;
   if (type === "string" && s.enum === undefined && s.const === undefined && s.pattern === undefined) {
     const formatted = formatArb(s.format);
     if (formatted !== undefined) return formatted;
@@ -88,8 +91,8 @@ function plainValue(s0: unknown, doc: unknown, depth = 0): unknown {
       return out;
     }
     default: {
-      const formatted = formatArb(s.format);
-      return formatted === undefined ? "generated" : fc.sample(formatted, { numRuns: 1, seed: 1 })[0];
+      const drawn = formatArb(s.format) ?? patternArb(s.pattern);
+      return drawn === undefined ? "generated" : fc.sample(drawn, { numRuns: 1, seed: 1 })[0];
     }
   }
 }
@@ -114,7 +117,8 @@ function parameterMutations(p: CompiledParameter): { value: unknown; reason: str
   if (Array.isArray(s.enum)) out.push({ value: "not-in-the-enum", reason: `${at}: enum` });
   if (type === "string" && s.format !== undefined)
     out.push({ value: "@not a value@", reason: `${at}: format ${s.format}` });
-  if (type === "string" && typeof s.maxLength === "number")
+  // A length past what a URL or header carries is no test of the rule (maxLength: 2147483647 exists).
+  if (type === "string" && typeof s.maxLength === "number" && s.maxLength < 4_096)
     out.push({ value: "x".repeat(s.maxLength + 1), reason: `${at}: maxLength` });
   return out;
 }
@@ -165,12 +169,28 @@ function stepRequest(request: GeneratedRequest, type: string): FixtureStep["requ
 
 /** What the contract says of a generated request, prepared exactly as the run will send it. */
 function problemsOf(op: CompiledOperation, request: GeneratedRequest): string[] | undefined {
+  const checked = verdictOf(op, request);
+  if (checked === undefined) return undefined;
+  return checked.ok ? [] : [checked.detail];
+}
+
+/**
+ * The contract's verdict on a generated request, prepared exactly as it will be sent; undefined when
+ * the wire cannot carry it as the contract means it (a header that is not a field value, a path over
+ * 8,000 characters, or a path whose segments a URL parser would rewrite or that no longer matches
+ * the operation's template: an empty segment, `.` or `..`).
+ */
+function verdictOf(op: CompiledOperation, request: GeneratedRequest): CheckedRequest | undefined {
   const fixture = requestFixture(op, "candidate", "", request, { kind: "valid" });
   try {
     const prepared = prepareRequest(fixture, 0, new Map(), new Random(0n), SAMPLE_SECRETS);
-    for (const [name, value] of Object.entries(prepared.headers)) if (!isFieldValue(value)) return undefined;
     if (prepared.path.length > 8_000) return undefined;
-    return requestProblems(op, prepared);
+    const segments = prepared.pathOnly.split("/").slice(1);
+    const templateSegments = op.pathTemplate.split("/").slice(1);
+    if (segments.length !== templateSegments.length) return undefined;
+    if (segments.some((s, i) => (s === "" && templateSegments[i] !== "") || s === "." || s === "..")) return undefined;
+    if (op.matchPath(prepared.pathOnly) === undefined) return undefined;
+    return checkPrepared(op, prepared);
   } catch {
     return undefined; // a value the wire cannot carry: never sent
   }
@@ -224,17 +244,23 @@ export function negativeRequests(
   }
   const parameterNegatives = fc.tuple(parametersArb(doc, op), validBody, fc.nat()).map(([parameters, body, pick]) => {
     if (body === null) return null;
+    // From an accepted request, one parameter broken: the refusal must be that parameter's, so the
+    // request stays refused whatever else is swapped in (a real id from a create, say).
+    if (problemsOf(op, { parameters, body })?.length !== 0) return null;
     const all = op.parameters.flatMap((p) => parameterMutations(p).map((m) => ({ p, ...m })));
     if (all.length === 0) return null;
     const m = all[pick % all.length]!;
     const request = { parameters: { ...parameters, [key(m.p)]: m.value }, body, reason: m.reason };
-    const problems = problemsOf(op, request);
-    return problems !== undefined && problems.length > 0 ? request : null;
+    const checked = verdictOf(op, request);
+    return checked !== undefined && !checked.ok && checked.reason === "parameter" && checked.parameter === m.p
+      ? request
+      : null;
   });
   const checkedBodyNegatives = bodyNegatives?.map((r) => {
     if (r === null) return null;
-    const problems = problemsOf(op, r);
-    return problems !== undefined && problems.length > 0 ? r : null;
+    // Parameters are judged first: a refusal for a body reason means they were all acceptable.
+    const checked = verdictOf(op, r);
+    return checked !== undefined && !checked.ok && checked.reason !== "parameter" ? r : null;
   });
   return checkedBodyNegatives === undefined ? parameterNegatives : fc.oneof(parameterNegatives, checkedBodyNegatives);
 }
@@ -322,8 +348,8 @@ export function producerFor(contract: Contract, op: CompiledOperation): Producer
       ? undefined
       : locateRef(contract.document, `${create.requestBody!.content.get(type)!.pointer}/schema`)?.value;
   const name = parameter.name;
-  if (propsOf(bodySchema)[name] !== undefined)
-    return { operation: create, parameter, expression: `$request.body#/${name}` };
+  // The answer says which id the server gave the resource; the request only when the client must
+  // name it (a required property: the plainest body sends required properties only).
   for (const response of create.responses.values()) {
     if (!response.status.startsWith("2")) continue;
     for (const entry of response.content.values()) {
@@ -332,7 +358,18 @@ export function producerFor(contract: Contract, op: CompiledOperation): Producer
         return { operation: create, parameter, expression: `$response.body#/${name}` };
     }
   }
+  if (propsOf(bodySchema)[name] !== undefined && requiredOf(bodySchema).has(name))
+    return { operation: create, parameter, expression: `$request.body#/${name}` };
   return undefined;
+
+  function requiredOf(schema: unknown, depth = 0): Set<string> {
+    const s = (schema ?? {}) as Schema;
+    if (typeof s.$ref === "string" && depth < 8)
+      return requiredOf(locateRef(contract.document, decodeURIComponent(s.$ref.slice(1)))?.value, depth + 1);
+    const out = new Set<string>((s.required as string[]) ?? []);
+    for (const part of (s.allOf as unknown[]) ?? []) for (const r of requiredOf(part, depth + 1)) out.add(r);
+    return out;
+  }
 }
 
 /**

@@ -103,11 +103,23 @@ export function formatArb(format: unknown): fc.Arbitrary<string> | undefined {
   }
 }
 
+/** Strings matching a schema's `pattern` (ECMA-262, with the u flag as Ajv reads it), or undefined. */
+export function patternArb(pattern: unknown): fc.Arbitrary<string> | undefined {
+  if (typeof pattern !== "string") return undefined;
+  try {
+    return fc.stringMatching(new RegExp(pattern, "u"));
+  } catch {
+    return undefined; // a pattern fast-check cannot generate from: candidates are checked anyway
+  }
+}
+
 /** Strings over all of Unicode, empty and very long ones included; of the format, where it names one. */
 function stringArb(s: Schema): fc.Arbitrary<string> {
   if (Array.isArray(s.enum)) return fc.constantFrom(...(s.enum as string[]));
   const formatted = formatArb(s.format);
   if (formatted !== undefined) return formatted;
+  const patterned = patternArb(s.pattern);
+  if (patterned !== undefined) return patterned;
   const minLength = typeof s.minLength === "number" ? s.minLength : 0;
   const maxLength = typeof s.maxLength === "number" ? s.maxLength : 2_000;
   const branches: { arbitrary: fc.Arbitrary<string>; weight: number }[] = [

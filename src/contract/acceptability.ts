@@ -270,7 +270,12 @@ export function checkResponseHeaders(response: CompiledResponse, headers: Header
 
 /** The names of the operation's other parameters in the same place, so an exploded object leaves them alone. */
 function siblings(operation: CompiledOperation, p: CompiledParameter): ReadonlySet<string> {
-  return new Set(operation.parameters.filter((o) => o !== p && o.in === p.in).map((o) => o.name));
+  const names = new Set(operation.parameters.filter((o) => o !== p && o.in === p.in).map((o) => o.name));
+  // An apiKey of the operation's security in the same place is not part of an exploded object either.
+  for (const alternative of operation.security)
+    for (const s of alternative)
+      if (s.type === "apiKey" && s.in === p.in && s.paramName !== undefined) names.add(s.paramName);
+  return names;
 }
 
 const rawMatchers = new WeakMap<CompiledOperation, { regex: RegExp; names: string[] }>();

@@ -36,7 +36,10 @@ export interface MediaTypeEntry {
 }
 
 /** The fields of a form body by name; others are read as text. */
-export type FormFields = ReadonlyMap<string, { readonly style: ParameterStyle; readonly shape: ValueShape; readonly contentType?: string }>;
+export type FormFields = ReadonlyMap<
+  string,
+  { readonly style: ParameterStyle; readonly shape: ValueShape; readonly contentType?: string }
+>;
 
 export type { ParameterLocation };
 
@@ -378,7 +381,7 @@ function compileOperation(
 /** The `parameters` of a path item or an operation (`owner` lives at `ownerPointer`). */
 function compileParameters(c: Compiler, owner: Json, ownerPointer: string): CompiledParameter[] {
   if (!Array.isArray(owner.parameters)) return [];
-  return owner.parameters.map((_, i) => {
+  const all = owner.parameters.map((_, i) => {
     const { value, pointer } = deref(c, `${ownerPointer}/parameters/${i}`);
     const p = (value ?? {}) as Json;
     const name = String(p.name ?? "");
@@ -402,7 +405,11 @@ function compileParameters(c: Compiler, owner: Json, ownerPointer: string): Comp
       ...typed,
     });
   });
+  // OAS 3.x: a header parameter named Accept, Content-Type or Authorization "SHALL be ignored".
+  return all.filter((p) => !(p.in === "header" && IGNORED_HEADERS.has(p.name.toLowerCase())));
 }
+
+const IGNORED_HEADERS = new Set(["accept", "content-type", "authorization"]);
 
 /** The path item's parameters that the operation does not override, then the operation's. */
 function mergeParameters(fromItem: CompiledParameter[], fromOperation: CompiledParameter[]): CompiledParameter[] {
