@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkRequest, compileContract } from "../src/contract/index.js";
-import { producerFor } from "./generate-request.js";
+import { generatable, producerFor } from "./generate-request.js";
 import { runConformance } from "./run.js";
 
 // A contract whose server picks the ids (readOnly in the create's answer), with a patterned query
@@ -108,6 +108,24 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
 describe("generated requests on a contract whose server picks the ids", () => {
+  it("leaves out, with the reason, an operation whose only security is mutualTLS", () => {
+    const mtls = compileContract(
+      {
+        openapi: "3.1.0",
+        info: { title: "t", version: "1" },
+        paths: {
+          "/x": { get: { operationId: "x", security: [{ cert: [] }], responses: { "200": { description: "ok" } } } },
+        },
+        components: { securitySchemes: { cert: { type: "mutualTLS" } } },
+      },
+      "mtls.yaml",
+    );
+    expect(generatable(mtls.operation("x")!)).toEqual({
+      ok: false,
+      why: "its security (cert) is not one the harness can present",
+    });
+  });
+
   it("read the id from the create's answer, not from an optional property of its request", () => {
     expect(producerFor(contract, contract.operation("getPet")!)).toMatchObject({
       operation: { operationId: "createPet" },

@@ -37,6 +37,12 @@ export interface GeneratedRequest {
 
 /** Whether the generator can make requests for an operation; `why` when it cannot. */
 export function generatable(op: CompiledOperation): { ok: true } | { ok: false; why: string } {
+  // Every alternative needs a scheme the harness cannot present (mutualTLS, or one the spec does not declare).
+  const unsendable = (s: { type: string }): boolean => s.type === "mutualTLS" || s.type === "";
+  if (op.authRequired && op.security.every((alternative) => alternative.some(unsendable))) {
+    const names = [...new Set(op.security.flatMap((a) => a.filter(unsendable).map((s) => s.name)))].join(", ");
+    return { ok: false, why: `its security (${names}) is not one the harness can present` };
+  }
   const body = op.requestBody;
   if (body !== undefined && body.required && bodyMediaType(op) === undefined) {
     const types = [...body.content.keys()].join(", ");
