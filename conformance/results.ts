@@ -89,8 +89,6 @@ export interface RunSummary {
   readonly durationMs: number;
   /** Why the run as a whole could not judge the target, when it could not. */
   readonly runError: string | undefined;
-  /** Advice drawn from the whole run (for example: the token seems wrong). */
-  readonly hints: readonly string[];
   /** What the run exercised of the contract. */
   readonly coverage: Coverage;
   /** With --min-coverage: the percentage of operations that had to be exercised. */

@@ -157,9 +157,22 @@ describe("console output cannot be forged by the target", () => {
 });
 
 describe("run-level advice and checks", () => {
-  it("says when every request with the token was refused", async () => {
+  it("a wrong token is a setup mistake: exit 2, credentials refused, not a failure of the target", async () => {
     const { summary } = await against(() => undefined, { token: "not-the-right-one" });
-    expect(summary.hints.join()).toContain("is --token right for this target?");
+    expect(summary.runError).toContain("credentials refused");
+    expect(summary.exitCode).toBe(2);
+  });
+
+  it("the right token under --only 'auth-*' is no setup mistake", async () => {
+    const { summary } = await against(() => undefined, { only: ["auth-*"] });
+    expect(summary.runError).toBeUndefined();
+    expect(summary.exitCode).toBe(0);
+  });
+
+  it("a wrong base path is a setup mistake: every request got 404, exit 2", async () => {
+    const { summary } = await against(() => ({ status: 404, headers: {}, body: "" }));
+    expect(summary.runError).toContain("no documented path found under the target");
+    expect(summary.exitCode).toBe(2);
   });
 
   it.each([

@@ -162,17 +162,30 @@ describe("summarize", () => {
 
   it.each([
     [
-      "every request with the token got 401",
-      [step(401), step(401)],
-      ["every request carrying the token got 401: is --token right for this target?"],
+      "every request with valid credentials got 401",
+      [step(401), step(401), step(200, [], "wrong")],
+      "credentials refused: every request with valid credentials got 401; is --token (or --credential) right for this target?",
     ],
-    ["one request with the token got 200", [step(401), step(200)], []],
-    ["only requests without the token got 401", [step(401, [], "wrong")], []],
+    [
+      "every answer was 404",
+      [step(404), step(404, [], "wrong")],
+      "no documented path found under the target: every request got 404; is the base path of --target right?",
+    ],
+    ["one request with the token got 200", [step(401), step(200)], undefined],
+    ["only requests without the token got 401", [step(401, [], "wrong"), step(200)], undefined],
     // A lower-case scheme carries the right token, and a server may refuse it (RFC 9110 says the
     // scheme is case-insensitive, the contract does not show it): not a sign of a wrong token.
-    ["only requests with the right token in a lower-case scheme got 401", [step(401, [], "lowercase-scheme")], []],
-    ["requests to operations that need no credentials got 401", [step(401, [], "not-required")], []],
-  ] as const)("hints: %s", (_name, steps, hints) => {
-    expect(summarize([result("a", "fail", [...steps])], input).hints).toEqual(hints);
+    [
+      "only requests with the right token in a lower-case scheme got 401",
+      [step(401, [], "lowercase-scheme"), step(200)],
+      undefined,
+    ],
+    ["requests to operations that need no credentials got 401", [step(401, [], "not-required"), step(200)], undefined],
+    ["some answers were 404", [step(404), step(200)], undefined],
+  ] as const)("setup mistakes: %s", (_name, steps, runError) => {
+    const summary = summarize([result("a", "fail", [...steps])], input);
+    expect(summary.runError).toBe(runError);
+    // A setup mistake is "could not judge" (exit 2), never the target's failure (exit 1).
+    expect(summary.exitCode).toBe(runError === undefined ? 1 : 2);
   });
 });

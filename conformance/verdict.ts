@@ -47,7 +47,8 @@ export function summarize(results: readonly CaseResult[], input: SummaryInput): 
   const findings = results.flatMap((r) => r.steps.flatMap((s) => s.findings));
   const count = (o: Outcome): number => results.filter((r) => r.outcome === o).length;
   const steps = results.flatMap((r) => r.steps);
-  const runError = noAnswerAtAll(steps);
+  // A setup mistake (a wrong token, a wrong base path) is "could not judge", never the target's failure.
+  const runError = noAnswerAtAll(steps) ?? setupError(steps);
   const percent = operationCoveragePercent(input.coverage);
   const coverageShortfall =
     input.minCoverage !== undefined && percent < input.minCoverage
@@ -70,7 +71,6 @@ export function summarize(results: readonly CaseResult[], input: SummaryInput): 
     strict: input.strict,
     durationMs: input.durationMs,
     runError,
-    hints: hints(steps),
     coverage: input.coverage,
     minCoverage: input.minCoverage,
     coverageShortfall,
@@ -106,13 +106,21 @@ function noAnswerAtAll(steps: readonly StepResult[]): string | undefined {
   return `the target gave no HTTP answer to any request (first failure: ${steps[0]?.transportFailure ?? "unknown"})`;
 }
 
-/** Advice drawn from the whole run. */
-function hints(steps: readonly StepResult[]): string[] {
-  const statuses = steps
-    .filter((st) => st.request.credentials === "valid")
-    .flatMap((st) => (st.response === undefined ? [] : [st.response.status]));
-  if (statuses.length > 0 && statuses.every((s) => s === 401 || s === 403)) {
-    return [`every request carrying the token got ${statuses[0]}: is --token right for this target?`];
+/**
+ * A mistake in the run's setup rather than in the target, read from the whole run:
+ * - every request that carried valid credentials (to an operation that requires them) was refused
+ *   as unauthorised: the credentials are wrong for this target;
+ * - every answer was 404: nothing of the contract is under this URL (a wrong base path, another API).
+ */
+function setupError(steps: readonly StepResult[]): string | undefined {
+  const answered = steps.filter((st) => st.response !== undefined);
+  if (answered.length > 0 && answered.every((st) => st.response!.status === 404)) {
+    return "no documented path found under the target: every request got 404; is the base path of --target right?";
   }
-  return [];
+  const authorised = answered.filter((st) => st.request.credentials === "valid").map((st) => st.response!.status);
+  if (authorised.length > 0 && authorised.every((s) => s === 401 || s === 403)) {
+    return `credentials refused: every request with valid credentials got ${authorised[0]}; is --token (or --credential) right for this target?`;
+  }
+  return undefined;
 }
+

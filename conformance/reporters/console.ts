@@ -74,7 +74,6 @@ export function summaryLines(s: RunSummary): string[] {
   ];
   for (const stale of s.staleBaseline)
     lines.push(`baseline entry did not occur (fixed? remove it): ${stale.fixture} ${stale.check}`);
-  for (const hint of s.hints) lines.push(`hint: ${visible(hint)}`);
   lines.push(coverageLine(s.coverage));
   for (const n of s.coverage.operations.notExercised)
     lines.push(`  not exercised: ${n.method} ${n.path} (${n.operation}): ${n.reason}`);
