@@ -44,6 +44,14 @@ describe("plantstore conformance against the reference server", () => {
         readFileSync(junit, "utf8"),
       );
       const suite = xml.testsuites.testsuite;
+      // A stable name (no host and port), when it ran, and paths relative to where the command ran.
+      expect(suite.name).toBe("conformance");
+      expect(suite.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/);
+      expect(suite.properties.property.find((p: { name: string }) => p.name === "spec").value).toBe(
+        "spec/openapi.yaml",
+      );
+      expect(suite.testcase[0].file).toMatch(/^fixtures\/[a-z0-9.-]+\.json$/);
+      expect(suite.testcase[0].properties.property).toMatchObject({ name: "description" });
       expect(Number(suite.tests)).toBe(report.summary.total);
       expect(Number(suite.failures)).toBe(0);
       expect(suite.testcase).toHaveLength(report.summary.total);

@@ -72,6 +72,8 @@ export interface CaseResult {
 }
 
 export interface RunSummary {
+  /** When the run started (ISO 8601, UTC). */
+  readonly startedAt: string;
   readonly target: string;
   readonly spec: string;
   readonly seed: string;

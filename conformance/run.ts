@@ -28,6 +28,7 @@ export async function runConformance(
   onEvent: (event: RunEvent) => void = () => undefined,
 ): Promise<{ summary: RunSummary; results: CaseResult[] }> {
   const started = performance.now();
+  const startedAt = new Date().toISOString();
   const base = parseTarget(options.target);
   checkToken(options.token);
   // Plain JavaScript may pass null or undefined: no token, never the text "undefined"; "" is none too.
@@ -88,6 +89,7 @@ export async function runConformance(
       ran: [...plan.fixtures.map((f) => f.id), ...generatedIds],
       loaded: [...plan.loaded.map((f) => f.id), ...generatedIds],
       durationMs: performance.now() - started,
+      startedAt,
       coverage: computeCoverage(contract, results, plan.notPlanned),
       minCoverage: options.minCoverage,
     });

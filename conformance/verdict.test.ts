@@ -82,6 +82,7 @@ const input: SummaryInput = {
   ran: ["a", "b"],
   loaded: ["a", "b", "c"],
   durationMs: 5,
+  startedAt: "2026-11-22T07:00:00.000Z",
   coverage: coverageOf(2, 2),
 };
 

@@ -37,6 +37,8 @@ export interface SummaryInput {
   readonly ran: readonly string[];
   readonly loaded: readonly string[];
   readonly durationMs: number;
+  /** When the run started (ISO 8601, UTC). */
+  readonly startedAt: string;
   readonly coverage: Coverage;
   /** Percentage of operations a run must exercise (--min-coverage); undefined: no minimum. */
   readonly minCoverage?: number;
@@ -56,6 +58,7 @@ export function summarize(results: readonly CaseResult[], input: SummaryInput): 
         `(${percent.toFixed(1)}%), under --min-coverage ${input.minCoverage}%`
       : undefined;
   return {
+    startedAt: input.startedAt,
     target: input.target,
     spec: input.spec,
     seed: input.seed,
@@ -123,4 +126,3 @@ function setupError(steps: readonly StepResult[]): string | undefined {
   }
   return undefined;
 }
-

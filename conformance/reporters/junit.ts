@@ -1,3 +1,4 @@
+import { shortPath } from "../../src/paths.js";
 import type { CaseResult, RunSummary } from "../results.js";
 
 /** Text as XML 1.0 can carry it in an attribute or element: the one escaping function of the reports. */
@@ -37,15 +38,21 @@ export function junitReport(summary: RunSummary, results: readonly CaseResult[])
     } else if (r.outcome === "known")
       body += `<skipped message="${xml(`known deviation (baseline): ${known.map((x) => x.f.check).join(", ")}`)}"/>`;
     if (notes.length > 0 || known.length > 0) body += `<system-out>${xml(detail([...known, ...notes]))}</system-out>`;
-    return `    <testcase classname="${xml(r.operation)}" name="${xml(r.fixture)}" file="${xml(r.file)}" time="${seconds(r.durationMs)}">${body}</testcase>`;
+    // The fixture's description, as a property CI pages show beside the test's name.
+    const description = `<properties><property name="description" value="${xml(r.description)}"/></properties>`;
+    return `    <testcase classname="${xml(r.operation)}" name="${xml(r.fixture)}" file="${xml(shortPath(r.file))}" time="${seconds(r.durationMs)}">${description}${body}</testcase>`;
   });
   const attrs = `tests="${summary.total}" failures="${summary.failed}" errors="${summary.errors}" skipped="${summary.known}" time="${seconds(summary.durationMs)}"`;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="plantstore conformance" ${attrs}>`,
-    `  <testsuite name="${xml(`conformance ${summary.target}`)}" ${attrs}>`,
-    `    <properties><property name="seed" value="${xml(summary.seed)}"/><property name="spec" value="${xml(summary.spec)}"/><property name="target" value="${xml(summary.target)}"/><property name="coverage.operations" value="${summary.coverage.operations.exercised}/${summary.coverage.operations.total}"/><property name="coverage.statuses" value="${summary.coverage.statuses.exercised}/${summary.coverage.statuses.total}"/></properties>`,
+    // A name without the target's host and port, so a CI's history of the suite survives a new port.
+    `  <testsuite name="conformance" timestamp="${xml(summary.startedAt.replace(/\.\d+Z$/, ""))}" ${attrs}>`,
+    `    <properties><property name="seed" value="${xml(summary.seed)}"/><property name="spec" value="${xml(shortPath(summary.spec))}"/><property name="target" value="${xml(summary.target)}"/><property name="coverage.operations" value="${summary.coverage.operations.exercised}/${summary.coverage.operations.total}"/><property name="coverage.statuses" value="${summary.coverage.statuses.exercised}/${summary.coverage.statuses.total}"/></properties>`,
     ...cases,
+    ...(summary.runError === undefined
+      ? []
+      : [`    <system-err>${xml(`could not judge the target: ${summary.runError}`)}</system-err>`]),
     "  </testsuite>",
     "</testsuites>",
     "",
