@@ -158,6 +158,11 @@ describe("plantstore conformance against the reference server", () => {
       expect(r.stdout).toMatch(/rule: +spec\/openapi\.yaml#\/paths\/~1plants\/post\/responses/);
       expect(r.stdout).toContain('-H "authorization: Bearer ${PLANTSTORE_TOKEN}"');
       expect(r.stdout).toContain("[REDACTED]");
+      // The recap at the end: one line per failing case, with its check, message and rule.
+      const recap = r.stdout.slice(r.stdout.indexOf("failing cases ("));
+      expect(recap).toMatch(
+        /^failing cases \(1\):\n  FAIL  valid-basic: status\.no-5xx: server error 500 \(spec\/openapi\.yaml#/,
+      );
       const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "" }).parse(
         readFileSync(junit, "utf8"),
       );

@@ -60,10 +60,34 @@ export function consoleReporter(write: (line: string) => void, options: ConsoleO
         return;
       }
       case "run-finished":
+        for (const line of recapLines(event.results)) write(line);
         for (const line of summaryLines(event.summary)) write(line);
         return;
     }
   };
+}
+
+/**
+ * The failing and unjudged cases again at the end, one line each with the first counted finding's
+ * check, message and rule, so a long run needs no scrolling back.
+ */
+export function recapLines(results: readonly CaseResult[]): string[] {
+  const bad = results.filter((r) => r.outcome === "fail" || r.outcome === "error");
+  if (bad.length === 0) return [];
+  const lines = ["", `failing cases (${bad.length}):`];
+  for (const r of bad) {
+    if (r.outcome === "error") {
+      lines.push(`  ERROR ${r.fixture}: could not judge: ${visible(r.error ?? "")}`);
+      continue;
+    }
+    const first = r.steps.flatMap((s) => s.findings).find((f) => f.counts);
+    lines.push(
+      first === undefined
+        ? `  FAIL  ${r.fixture}`
+        : `  FAIL  ${r.fixture}: ${first.check}: ${visible(first.message)} (${visible(first.rule)})`,
+    );
+  }
+  return lines;
 }
 
 export function summaryLines(s: RunSummary): string[] {
