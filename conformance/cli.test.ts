@@ -139,6 +139,7 @@ describe("plantstore conformance against the reference server", () => {
     try {
       const json = join(dir, "faulty.json");
       const junit = join(dir, "faulty.xml");
+      const mdFile = join(dir, "faulty.md");
       const r = await runCli([
         "conformance",
         "--target",
@@ -151,6 +152,8 @@ describe("plantstore conformance against the reference server", () => {
         `json=${json}`,
         "--report",
         `junit=${junit}`,
+        "--report",
+        `markdown=${mdFile}`,
       ]);
       expect(r.code).toBe(1);
       expect(r.stdout).toContain("FAIL  valid-basic");
@@ -159,6 +162,10 @@ describe("plantstore conformance against the reference server", () => {
       expect(r.stdout).toContain('-H "authorization: Bearer ${PLANTSTORE_TOKEN}"');
       expect(r.stdout).toContain("[REDACTED]");
       // The recap at the end: one line per failing case, with its check, message and rule.
+      const markdown = readFileSync(mdFile, "utf8");
+      expect(markdown).toContain("## Contract conformance: FAIL (exit 1)");
+      expect(markdown).toContain("| valid-basic | status.no-5xx | server error 500 |");
+      expect(markdown).not.toContain(SECRET);
       const recap = r.stdout.slice(r.stdout.indexOf("failing cases ("));
       expect(recap).toMatch(
         /^failing cases \(1\):\n  FAIL  valid-basic: status\.no-5xx: server error 500 \(spec\/openapi\.yaml#/,
@@ -214,7 +221,7 @@ describe("plantstore conformance against the reference server", () => {
     [["conformance", "--target", "not a url", "--token", "x"], "is not a URL"],
     [
       ["conformance", "--target", "http://127.0.0.1:1", "--token", "x", "--report", "xml=out"],
-      "must be json=FILE or junit=FILE",
+      "must be json=FILE, junit=FILE or markdown=FILE",
     ],
     [
       ["conformance", "--target", "http://127.0.0.1:1", "--token", "x", "--timeout", "0"],

@@ -5,10 +5,11 @@ import type { Redactor } from "../redact.js";
 import type { CaseResult, RunSummary } from "../results.js";
 import { jsonErrorReport, jsonReport } from "./json.js";
 import { junitErrorReport, junitReport } from "./junit.js";
+import { markdownErrorReport, markdownReport } from "./markdown.js";
 
 /** A report to write: its format and its file. */
 export interface ReportFile {
-  readonly format: "json" | "junit";
+  readonly format: "json" | "junit" | "markdown";
   readonly file: string;
 }
 
@@ -43,13 +44,25 @@ export function writeReports(
   redact: Redactor,
 ): void {
   for (const r of reports) {
-    writeFileAtomic(r.file, redact(r.format === "json" ? jsonReport(summary, results) : junitReport(summary, results)));
+    const text =
+      r.format === "json"
+        ? jsonReport(summary, results)
+        : r.format === "junit"
+          ? junitReport(summary, results)
+          : markdownReport(summary, results);
+    writeFileAtomic(r.file, redact(text));
   }
 }
 
 /** Writes each report of a run that could not start: it says why, with the error's code. */
 export function writeErrorReports(reports: readonly ReportFile[], error: KitError, redact: Redactor): void {
   for (const r of reports) {
-    writeFileAtomic(r.file, redact(r.format === "json" ? jsonErrorReport(error) : junitErrorReport(error)));
+    const text =
+      r.format === "json"
+        ? jsonErrorReport(error)
+        : r.format === "junit"
+          ? junitErrorReport(error)
+          : markdownErrorReport(error);
+    writeFileAtomic(r.file, redact(text));
   }
 }

@@ -46,8 +46,15 @@ export function envList(value: string | undefined): string[] {
 }
 
 /** A `--report FORMAT=FILE` flag; the file is resolved against the working folder. */
-export function parseReportFlag(value: string): { format: "json" | "junit"; file: string } {
-  const m = /^(json|junit)=(.+)$/.exec(value);
-  if (m === null) throw new KitError("PS_USAGE", `--report ${JSON.stringify(value)} must be json=FILE or junit=FILE`);
-  return { format: m[1] as "json" | "junit", file: resolve(m[2] as string) };
+export function parseReportFlag<F extends string = "json" | "junit">(
+  value: string,
+  formats: readonly F[] = ["json", "junit"] as unknown as readonly F[],
+): { format: F; file: string } {
+  const m = /^([a-z]+)=(.+)$/.exec(value);
+  if (m === null || !(formats as readonly string[]).includes(m[1]!)) {
+    const allowed = formats.map((f) => `${f}=FILE`);
+    const list = allowed.length <= 2 ? allowed.join(" or ") : `${allowed.slice(0, -1).join(", ")} or ${allowed.at(-1)}`;
+    throw new KitError("PS_USAGE", `--report ${JSON.stringify(value)} must be ${list}`);
+  }
+  return { format: m[1] as F, file: resolve(m[2] as string) };
 }

@@ -67,7 +67,8 @@ Verdict and reports:
   --strict                  warnings count as failures
   --baseline FILE           known deviations: reported, but not counted in the exit code
   --write-baseline FILE     write this run's counted and known findings as a baseline
-  --report FORMAT=FILE      write a report: json=FILE or junit=FILE; repeatable
+  --report FORMAT=FILE      write a report: json=FILE, junit=FILE or markdown=FILE (for
+                            $GITHUB_STEP_SUMMARY); repeatable
   --min-coverage PCT        exit 1 when less than PCT percent (0 to 100) of the contract's operations
                             got an answer (default: no minimum; the verdict line says what was left)
   --evidence all            keep the headers and bodies of every step in the JSON report (default:
@@ -129,7 +130,7 @@ export async function conformance(argv: string[], io: Io): Promise<number> {
   const fromEnv = Object.entries(io.env).filter(
     (e): e is [string, string] => e[0].startsWith("PLANTSTORE_CREDENTIAL_") && typeof e[1] === "string" && e[1] !== "",
   );
-  const reports = (values.report ?? []).map(parseReportFlag);
+  const reports = (values.report ?? []).map((r) => parseReportFlag(r, ["json", "junit", "markdown"] as const));
   const saveDir = values["save-failures"];
   const baselineFile = values["write-baseline"];
   // Output paths are checked before the run, so a typo cannot cost a whole run's results.

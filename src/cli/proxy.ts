@@ -70,7 +70,7 @@ export async function proxy(argv: string[], io: Io): Promise<number> {
   const target = values.target ?? io.env.PLANTSTORE_TARGET;
   if (target === undefined || target === "")
     throw new KitError("PS_USAGE", "--target URL is required (or set PLANTSTORE_TARGET)");
-  const reports = (values.report ?? []).map(parseReportFlag);
+  const reports = (values.report ?? []).map((r) => parseReportFlag(r));
   // Checked before listening, so a typo cannot cost a whole e2e run's verdict.
   checkWritable(reports.map((r) => r.file));
   const maxTime =
