@@ -78,6 +78,7 @@ export async function runGenerated(
       if (polarity === "negative" && !negativesPossible(op)) continue; // nothing to break: no case, said in the plan
       const id = `generated-${polarity}-${op.operationId}`;
       const sliceEnd = Date.now() + Math.max(1, (deadline - Date.now()) / slicesLeft--);
+      const sliceStarted = performance.now();
       const kind = polarity === "positive" ? "valid" : "invalid";
       // Every answer this operation and polarity got, for the coverage (a generated case stands for many).
       const answers = new Map<string, { operation: string; status: number; parameters: Set<string> }>();
@@ -96,6 +97,8 @@ export async function runGenerated(
         void results.push({
           ...r,
           answers: [...answers.values()].map((a) => ({ ...a, parameters: [...a.parameters] })),
+          // The case stands for every request of its operation and polarity: its time is theirs.
+          durationMs: performance.now() - sliceStarted,
         });
       // Every request of the case is judged under the case's id, so a baseline entry names it.
       const judge = (request: GeneratedRequest, strict = false): Promise<CaseResult> => {

@@ -35,6 +35,8 @@ describe("generated cases for every operation of a multi-operation contract", ()
       expect(summary.coverage.statuses.exercised).toBeGreaterThanOrEqual(11);
       // Every parameter (the id, limit, tags, X-Request-Id of each operation, the units cookie) was sent and answered.
       expect(summary.coverage.parameters.notExercised).toEqual([]);
+      // Each generated case has the time of all the requests it stands for, never 0 ms.
+      expect(results.every((r) => r.durationMs > 0)).toBe(true);
       expect(results.map((r) => r.fixture)).toEqual(
         ["createPlant", "listPlants", "getPlant", "updatePlant", "deletePlant"].flatMap((op) => [
           `generated-positive-${op}`,
