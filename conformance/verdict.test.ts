@@ -63,6 +63,7 @@ const step = (
   findings,
   curl: undefined,
 });
+const withId = (st: StepResult): StepResult => ({ ...st, request: { ...st.request, parameters: ["path:id"] } });
 const result = (fixture: string, outcome: CaseResult["outcome"], steps: StepResult[]): CaseResult => ({
   fixture,
   description: "",
@@ -183,6 +184,8 @@ describe("summarize", () => {
     ],
     ["requests to operations that need no credentials got 401", [step(401, [], "not-required"), step(200)], undefined],
     ["some answers were 404", [step(404), step(200)], undefined],
+    // Made-up ids on a path that takes one may be unknown: those 404s say nothing of the base path.
+    ["every answer was 404, all on paths with an id", [withId(step(404)), withId(step(404))], undefined],
   ] as const)("setup mistakes: %s", (_name, steps, runError) => {
     const summary = summarize([result("a", "fail", [...steps])], input);
     expect(summary.runError).toBe(runError);

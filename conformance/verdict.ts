@@ -113,11 +113,13 @@ function noAnswerAtAll(steps: readonly StepResult[]): string | undefined {
  * A mistake in the run's setup rather than in the target, read from the whole run:
  * - every request that carried valid credentials (to an operation that requires them) was refused
  *   as unauthorised: the credentials are wrong for this target;
- * - every answer was 404: nothing of the contract is under this URL (a wrong base path, another API).
+ * - every answer to a path without parameters was 404: nothing of the contract is under this URL (a
+ *   wrong base path, another API). Paths with an id are left out: an id the run made up may be unknown.
  */
 function setupError(steps: readonly StepResult[]): string | undefined {
   const answered = steps.filter((st) => st.response !== undefined);
-  if (answered.length > 0 && answered.every((st) => st.response!.status === 404)) {
+  const fixedPaths = answered.filter((st) => !(st.request.parameters ?? []).some((p) => p.startsWith("path:")));
+  if (fixedPaths.length > 0 && fixedPaths.every((st) => st.response!.status === 404)) {
     return "no documented path found under the target: every request got 404; is the base path of --target right?";
   }
   const authorised = answered.filter((st) => st.request.credentials === "valid").map((st) => st.response!.status);
