@@ -228,7 +228,7 @@ export const CHECKS: readonly Check[] = [
   },
   {
     id: "invalid.rejected",
-    summary: "A request the spec rejects (body or media type) gets a 4xx.",
+    summary: "A request the spec rejects (a parameter, the body or its media type) gets a 4xx.",
     run(ctx) {
       const s = statusOf(ctx);
       if (ctx.expect.kind !== "invalid" || s === undefined || classOf(s) === 4 || classOf(s) === 5) return [];

@@ -380,6 +380,7 @@ function presentParameters(
   pieces: readonly string[],
   headers: Record<string, string>,
 ): string[] {
+  if (op.parameters.length === 0) return []; // the common case on the per-exchange path: nothing to look for
   const queryNames = new Set(
     pieces.map((p) => {
       const name = p.split("=")[0] ?? "";

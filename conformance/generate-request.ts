@@ -5,6 +5,7 @@ import { checkPrepared, prepareRequest, type Expectation, type Fixture, type Fix
 import { NEAR_MISS_KINDS } from "./credentials.js";
 import { Random } from "./fresh.js";
 import {
+  flatten,
   formatArb,
   patternArb,
   bodyContentType,
@@ -340,14 +341,10 @@ export function producerFor(contract: Contract, op: CompiledOperation): Producer
   if (parent === op.pathTemplate || parent === "") return undefined;
   const create = contract.operations.find((o) => o.method === "post" && o.pathTemplate === parent);
   if (create === undefined) return undefined;
-  const propsOf = (schema: unknown, depth = 0): Schema => {
-    const s = (schema ?? {}) as Schema;
-    if (typeof s.$ref === "string" && depth < 8)
-      return propsOf(locateRef(contract.document, decodeURIComponent(s.$ref.slice(1)))?.value, depth + 1);
-    const own = { ...((s.properties as Schema) ?? {}) };
-    for (const part of (s.allOf as unknown[]) ?? []) Object.assign(own, propsOf(part, depth + 1));
-    return own;
-  };
+  // Properties and required lists with $refs followed and allOf merged, as the body generator sees them.
+  const propsOf = (schema: unknown): Schema => (flatten(contract.document, schema).properties as Schema) ?? {};
+  const requiredOf = (schema: unknown): Set<string> =>
+    new Set((flatten(contract.document, schema).required as string[]) ?? []);
   const type = bodyMediaType(create);
   const bodySchema =
     type === undefined
@@ -367,15 +364,6 @@ export function producerFor(contract: Contract, op: CompiledOperation): Producer
   if (propsOf(bodySchema)[name] !== undefined && requiredOf(bodySchema).has(name))
     return { operation: create, parameter, expression: `$request.body#/${name}` };
   return undefined;
-
-  function requiredOf(schema: unknown, depth = 0): Set<string> {
-    const s = (schema ?? {}) as Schema;
-    if (typeof s.$ref === "string" && depth < 8)
-      return requiredOf(locateRef(contract.document, decodeURIComponent(s.$ref.slice(1)))?.value, depth + 1);
-    const out = new Set<string>((s.required as string[]) ?? []);
-    for (const part of (s.allOf as unknown[]) ?? []) for (const r of requiredOf(part, depth + 1)) out.add(r);
-    return out;
-  }
 }
 
 /**

@@ -36,7 +36,7 @@ function deref(doc: unknown, schema: unknown): Schema {
 }
 
 /** An object schema with allOf merged in (properties and required lists united). */
-function flatten(doc: unknown, schema: unknown): Schema {
+export function flatten(doc: unknown, schema: unknown): Schema {
   const s = deref(doc, schema);
   if (!Array.isArray(s.allOf)) return s;
   const merged: Schema = {

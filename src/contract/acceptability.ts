@@ -2,7 +2,6 @@
 // core, the fixture honesty check, the generator, seed loading and the harness's response checks all
 // ask here, so they cannot drift apart. Results are data; nothing throws for "invalid". No Node
 // built-ins: the fetch handler's browser bundle includes this file.
-import { escapeRegExp } from "../regexp.js";
 import type {
   FormFields,
   CompiledHeader,
@@ -200,7 +199,7 @@ export function checkResponse(operation: CompiledOperation, answer: ResponseMess
  */
 export function checkParameters(operation: CompiledOperation, request: RequestMessage): ParameterRefusal | undefined {
   if (operation.parameters.length === 0) return undefined;
-  const pathValues = request.path === undefined ? undefined : rawPathParams(operation, request.path);
+  const pathValues = request.path === undefined ? undefined : operation.matchRawPath(request.path);
   const query = request.query ?? "";
   const cookies = request.headers.cookie;
   for (const p of operation.parameters) {
@@ -278,32 +277,6 @@ function siblings(operation: CompiledOperation, p: CompiledParameter): ReadonlyS
   return names;
 }
 
-const rawMatchers = new WeakMap<CompiledOperation, { regex: RegExp; names: string[] }>();
-
-/** The path's segments for the template's parameters, still percent-encoded (as parsePath reads them). */
-function rawPathParams(operation: CompiledOperation, path: string): Record<string, string> | undefined {
-  let m = rawMatchers.get(operation);
-  if (m === undefined) {
-    const names: string[] = [];
-    const pattern = operation.pathTemplate
-      .split(/(\{[^}]+\})/)
-      .map((part) => {
-        const name = /^\{([^}]+)\}$/.exec(part)?.[1];
-        if (name === undefined) return escapeRegExp(part);
-        names.push(name);
-        return "([^/]+)";
-      })
-      .join("");
-    m = { regex: new RegExp(`^${pattern}$`), names };
-    rawMatchers.set(operation, m);
-  }
-  const found = m.regex.exec(path);
-  if (found === null) return undefined;
-  const out: Record<string, string> = Object.create(null);
-  m.names.forEach((name, i) => (out[name] = found[i + 1] ?? ""));
-  return out;
-}
-
 /**
  * A form body (`application/x-www-form-urlencoded`, or `multipart/form-data` read into the same
  * name/value pairs) read field by field as its schema and `encoding` say, then validated as an object.
@@ -358,12 +331,7 @@ function checkFormBody(
   }
   for (const [name, raw] of pairs) {
     if (names.has(name) || [...names].some((n) => name.startsWith(`${n}[`))) continue;
-    let text: string;
-    try {
-      text = decodeURIComponent(raw.replace(/\+/g, " "));
-    } catch {
-      text = raw;
-    }
+    const text = formText(raw);
     const before = Object.prototype.hasOwnProperty.call(value, name) ? value[name] : undefined;
     const next = before === undefined ? text : Array.isArray(before) ? [...before, text] : [before, text];
     Object.defineProperty(value, name, { value: next, enumerable: true, writable: true, configurable: true });
@@ -373,7 +341,11 @@ function checkFormBody(
 
 function jsonField(pairs: QueryPairs, name: string): string | undefined {
   const raw = pairs.find(([n]) => n === name)?.[1];
-  if (raw === undefined) return undefined;
+  return raw === undefined ? undefined : formText(raw);
+}
+
+/** A form value as text: `+` is a space, percent-encoding undone (kept as sent when it is not valid). */
+function formText(raw: string): string {
   try {
     return decodeURIComponent(raw.replace(/\+/g, " "));
   } catch {

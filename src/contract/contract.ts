@@ -144,6 +144,8 @@ export interface CompiledOperation {
   /** The operation's `security`, else the document's, else (no security anywhere) the operation. */
   readonly pointerOfSecurity: string;
   matchPath(path: string): Readonly<Record<string, string>> | undefined;
+  /** As matchPath, the values still percent-encoded (as parameters.ts reads them by their style). */
+  matchRawPath(path: string): Readonly<Record<string, string>> | undefined;
   /** The response the spec documents for a status: exact code, then `2XX`-style range, then default. */
   responseFor(status: number): CompiledResponse | undefined;
   /** The request media type entry covering a Content-Type header. */
@@ -358,6 +360,13 @@ function compileOperation(
       if (m === null) return undefined;
       const params: Record<string, string> = Object.create(null);
       names.forEach((name, i) => (params[name] = safeDecode(m[i + 1] ?? "")));
+      return params;
+    },
+    matchRawPath(path: string) {
+      const m = regex.exec(path);
+      if (m === null) return undefined;
+      const params: Record<string, string> = Object.create(null);
+      names.forEach((name, i) => (params[name] = m[i + 1] ?? ""));
       return params;
     },
     responseFor(status: number) {
