@@ -13,7 +13,17 @@ const found = (
   known: boolean,
   counts: boolean,
   message: string = check,
-): ReportedFinding => ({ check, severity, message, expected: "", received: "", rule: "", known, counts });
+): ReportedFinding => ({
+  check,
+  severity,
+  level: severity === "warning" ? "http-rfc" : "contract",
+  message,
+  expected: "",
+  received: "",
+  rule: "",
+  known,
+  counts,
+});
 const result = (fixture: string, ...steps: ReportedFinding[][]): CaseResult => ({
   fixture,
   description: "",

@@ -14,7 +14,8 @@ import type { Random } from "./fresh.js";
 import { joinUrl, type ExchangeResult, type HttpClient } from "./http-client.js";
 import type { Redactor } from "./redact.js";
 import type { CaseResult, ReportedFinding, StepResult } from "./results.js";
-import { caseOutcome, type Classify } from "./verdict.js";
+import { caseOutcome } from "./outcome.js";
+import type { Classify } from "./verdict.js";
 
 /** Answers that say "no room now" (RFC 6585 section 4, RFC 9110 section 15.6.4, RFC 4918 section 11.5). */
 const CAPACITY = new Set([429, 503, 507]);

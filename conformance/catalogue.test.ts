@@ -1,66 +1,72 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { FAULTY, LEGITIMATE } from "../test/catalogue.js";
+import { FAULTY, LEGITIMATE, type CatalogueEntry } from "../test/catalogue.js";
 import { kitContract, TOKEN } from "../test/helpers.js";
 import { startVariant } from "../test/variant-server.js";
+import { LEVELS, type Level } from "./levels.js";
+import type { CaseResult, RunSummary } from "./results.js";
 import { runConformance } from "./run.js";
 
 const contract = await kitContract();
 const tally = { caught: 0, falseAlarms: 0 };
 
-async function judgeVariant(entry: (typeof FAULTY)[number]) {
+async function judgeVariant(entry: CatalogueEntry, levels: readonly Level[] = []) {
   const server = await startVariant(contract, entry.stateful?.() ?? entry.variant);
   try {
-    return await runConformance({
-      target: server.url,
-      token: TOKEN,
-      contract,
-      strict: entry.strict === true,
-      timeoutMs: 3_000,
-    });
+    return await runConformance({ target: server.url, token: TOKEN, contract, levels, timeoutMs: 3_000 });
   } finally {
     await server.close();
   }
 }
 
-describe("every faulty server is caught by the intended check", () => {
+/** Findings that count, as `fixture check [level]`. */
+const countedOf = (results: readonly CaseResult[]): string[] =>
+  results.flatMap((r) =>
+    r.steps.flatMap((s) => s.findings.filter((f) => f.counts).map((f) => `${r.fixture} ${f.check} [${f.level}]`)),
+  );
+const failingLevels = (summary: RunSummary): Level[] =>
+  summary.levels.filter((l) => l.verdict !== "pass").map((l) => l.level);
+
+describe("every faulty server is caught by the intended check, at the intended level", () => {
   it.each(FAULTY.map((e) => [e.name, e] as const))("%s", async (_name, entry) => {
-    const { summary, results } = await judgeVariant(entry);
-    const counted = results.flatMap((r) =>
-      r.steps.flatMap((s) => s.findings.filter((f) => f.counts).map((f) => `${r.fixture} ${f.check}`)),
-    );
-    expect(counted).toContain(`${entry.caughtBy!.fixture} ${entry.caughtBy!.check}`);
+    const level = entry.level ?? "contract";
+    const { summary, results } = await judgeVariant(entry, [level]);
+    expect(countedOf(results)).toContain(`${entry.caughtBy!.fixture} ${entry.caughtBy!.check} [${level}]`);
+    expect(failingLevels(summary)).toEqual([level]);
     expect(summary.exitCode).toBe(1);
     tally.caught++;
   });
 });
 
-describe("servers that refuse values where the contract shows no constraint pass with a warning by default", () => {
-  it.each(FAULTY.filter((e) => e.refusal === true).map((e) => [e.name, e] as const))("%s", async (_name, entry) => {
-    const { summary, results } = await judgeVariant({ ...entry, strict: false });
+describe("a server that breaks a rule beyond the contract passes a run of the contract, with a warning", () => {
+  it.each(FAULTY.filter((e) => e.level !== undefined).map((e) => [e.name, e] as const))("%s", async (_name, entry) => {
+    const { summary, results } = await judgeVariant(entry);
     const warned = results.flatMap((r) =>
-      r.steps.flatMap((s) => s.findings.filter((f) => f.severity === "warning").map((f) => `${r.fixture} ${f.check}`)),
+      r.steps.flatMap((s) =>
+        s.findings.filter((f) => f.severity === "warning").map((f) => `${r.fixture} ${f.check} [${f.level}]`),
+      ),
     );
-    expect(warned).toContain(`${entry.caughtBy!.fixture} ${entry.caughtBy!.check}`);
+    expect(warned).toContain(`${entry.caughtBy!.fixture} ${entry.caughtBy!.check} [${entry.level}]`);
+    expect(summary.levels).toEqual([{ level: "contract", verdict: "pass", failedCases: [] }]);
     expect(summary.exitCode).toBe(0);
   });
 });
 
-describe("servers that choose differently where the contract is silent all pass", () => {
+describe("servers that choose differently where the contract is silent pass it; every level is judged", () => {
   it.each(LEGITIMATE.map((e) => [e.name, e] as const))("%s", async (_name, entry) => {
-    const { summary, results } = await judgeVariant(entry);
-    const counted = results.flatMap((r) =>
-      r.steps.flatMap((s) => s.findings.filter((f) => f.counts).map((f) => `${r.fixture} ${f.check}: ${f.message}`)),
-    );
-    if (counted.length > 0) tally.falseAlarms++;
-    expect(counted).toEqual([]);
-    expect(summary.exitCode).toBe(0);
+    // Every level runs: the contract passes, and exactly the levels the choice breaks fail.
+    const { summary, results } = await judgeVariant(entry, LEVELS);
+    const contractFindings = countedOf(results).filter((c) => c.endsWith("[contract]"));
+    if (contractFindings.length > 0) tally.falseAlarms++;
+    expect(contractFindings).toEqual([]);
+    expect(failingLevels(summary)).toEqual(entry.beyond ?? []);
+    expect(summary.exitCode).toBe(entry.beyond === undefined ? 0 : 1);
   });
 });
 
 afterAll(() => {
   // The README's catch rate comes from this line; it is printed, never asserted on timing.
-  const strictOnly = FAULTY.filter((e) => e.strict === true).length;
+  const beyond = FAULTY.filter((e) => e.level !== undefined).length;
   console.log(
-    `catalogue: ${tally.caught}/${FAULTY.length} faulty servers caught by the intended check (${strictOnly} of them only with --strict); ${tally.falseAlarms}/${LEGITIMATE.length} legitimate servers falsely flagged`,
+    `catalogue: ${tally.caught}/${FAULTY.length} faulty servers caught by the intended check (${beyond} of them at a level beyond the contract); ${tally.falseAlarms}/${LEGITIMATE.length} legitimate servers falsely flagged`,
   );
 });

@@ -55,8 +55,8 @@ describe("judge: each check on its own evidence", () => {
     ["valid, 500", { kind: "valid" }, answer(500, "oops", "text/plain"), ["failure status.no-5xx"]],
     ["valid, 302", { kind: "valid" }, answer(302, ""), ["failure valid.accepted"]],
     [
-      "valid, warning severity, 401",
-      { kind: "valid", severity: "warning" },
+      "valid, level http-rfc, 401",
+      { kind: "valid", level: "http-rfc" },
       answer(401, {}),
       ["warning valid.accepted", "warning auth.challenge"],
     ],

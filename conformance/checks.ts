@@ -2,14 +2,20 @@ import type { CheckedResponse, CompiledOperation, Violation } from "../src/contr
 import { checkResponse, checkResponseHeaders, describeViolation } from "../src/contract/index.js";
 import type { Expectation } from "./fixtures.js";
 import type { ExchangeResult } from "./http-client.js";
+import type { Level } from "./levels.js";
 
-/** How a finding counts: a failure breaks the contract; a warning breaks it only with --strict; a note informs. */
+/**
+ * How a finding counts: a failure breaks the contract; a warning breaks a rule beyond it (its level),
+ * counted only when that level runs (--level, --strict); a note informs.
+ */
 export type Severity = "failure" | "warning" | "note";
 
 export interface Finding {
   /** The stable id of the check that made it. */
   readonly check: CheckId;
   readonly severity: Severity;
+  /** The conformance level whose rule it is: `contract` for failures and notes, another for warnings. */
+  readonly level: Level;
   readonly message: string;
   readonly expected: string;
   readonly received: string;
@@ -70,9 +76,13 @@ export const finding = <C extends string = CheckId>(
   expected: string,
   received: string,
   rule: string,
-): Omit<Finding, "check"> & { readonly check: C } => ({ check, severity, message, expected, received, rule });
-/** The severity an expectation check uses: the fixture may lower a rule that comes from an RFC to a warning. */
-const expectationSeverity = (ctx: CheckContext): Severity => ctx.expect.severity ?? "failure";
+  level: Level = "contract",
+): Omit<Finding, "check"> & { readonly check: C } => ({ check, severity, level, message, expected, received, rule });
+/** The level an expectation's rule belongs to: the fixture names one beyond the contract (expect.level). */
+const expectationLevel = (ctx: CheckContext): Level => ctx.expect.level ?? "contract";
+/** A rule of the contract is a failure; a rule of another level a warning, counted when that level runs. */
+const expectationSeverity = (ctx: CheckContext): Severity =>
+  expectationLevel(ctx) === "contract" ? "failure" : "warning";
 
 /** Statuses the operation documents in the 2xx class, for messages. */
 function documentedSuccess(op: CompiledOperation): string[] {
@@ -210,8 +220,9 @@ export const CHECKS: readonly Check[] = [
       // Where the contract shows no constraint, a server may have one: refusing is not a breach.
       const refused = ctx.expect.refusable === true && classOf(s) === 4;
       const severity = refused ? "warning" : expectationSeverity(ctx);
+      const level = refused ? "accepts-all-valid" : expectationLevel(ctx);
       const why = refused
-        ? " (the contract shows no constraint here, so a refusal is allowed; --strict counts it)"
+        ? " (the contract shows no constraint here, so a refusal is allowed; the level accepts-all-valid counts it)"
         : "";
       return [
         finding(
@@ -222,6 +233,7 @@ export const CHECKS: readonly Check[] = [
           received(ctx),
           // The documented success where it really lives (a $ref'd response cites its target).
           ref(ctx, ctx.operation.responses.get(success[0] ?? "")?.pointer ?? `${ctx.operation.pointer}/responses`),
+          level,
         ),
       ];
     },
@@ -240,6 +252,7 @@ export const CHECKS: readonly Check[] = [
           "a 4xx status",
           received(ctx),
           ref(ctx, ctx.operation.requestBody?.pointer ?? ctx.operation.pointer),
+          expectationLevel(ctx),
         ),
       ];
     },
@@ -258,6 +271,7 @@ export const CHECKS: readonly Check[] = [
           "not 2xx (nor 5xx)",
           received(ctx),
           ref(ctx, ctx.operation.pointerOfSecurity),
+          expectationLevel(ctx),
         ),
       ];
     },
@@ -265,7 +279,7 @@ export const CHECKS: readonly Check[] = [
   {
     id: "auth.challenge",
     summary:
-      "A 401 carries WWW-Authenticate (RFC 9110 section 15.5.2); a warning, as the rule is HTTP's, not the contract's.",
+      "A 401 carries WWW-Authenticate (RFC 9110 section 15.5.2); level http-rfc, as the rule is HTTP's, not the contract's.",
     run(ctx) {
       if (
         !ctx.result.ok ||
@@ -281,6 +295,7 @@ export const CHECKS: readonly Check[] = [
           "a WWW-Authenticate header naming the Bearer scheme",
           "no WWW-Authenticate header",
           "RFC 9110 section 15.5.2; RFC 6750 section 3",
+          "http-rfc",
         ),
       ];
     },
@@ -306,6 +321,7 @@ export const CHECKS: readonly Check[] = [
           "2xx or 4xx",
           received(ctx),
           ref(ctx, ctx.operation.pointer),
+          expectationLevel(ctx),
         ),
       ];
     },
@@ -324,6 +340,7 @@ export const CHECKS: readonly Check[] = [
           String(ctx.expect.status),
           received(ctx),
           "the fixture's expect.status",
+          expectationLevel(ctx),
         ),
       ];
     },
@@ -352,7 +369,7 @@ export const CHECKS: readonly Check[] = [
   {
     id: "status.undocumented",
     summary:
-      "A status the operation does not document is a warning, except a 4xx where the contract is silent (credentials, repeated ids, conditions for errors), which is a note.",
+      "A status the operation does not document breaks level documented-statuses, except a 4xx where the contract is silent (credentials, repeated ids, conditions for errors), which is a note.",
     run(ctx) {
       const s = statusOf(ctx);
       if (s === undefined || ctx.answer?.ok !== false || ctx.answer.reason !== "status" || classOf(s) === 5) return [];
@@ -381,6 +398,7 @@ export const CHECKS: readonly Check[] = [
           [...ctx.operation.responses.keys()].join(" or "),
           received(ctx),
           where,
+          "documented-statuses",
         ),
       ];
     },

@@ -5,6 +5,7 @@ import { XMLParser } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startReferenceServer, type ReferenceServer } from "../src/server/index.js";
 import { KIT_ROOT } from "../src/paths.js";
+import { FAULTY } from "../test/catalogue.js";
 import { kitContract, TOKEN } from "../test/helpers.js";
 import { MULTI_OP_SPEC, startMultiOpServer } from "../test/multi-op-server.js";
 import { runCli } from "../test/process.js";
@@ -51,7 +52,13 @@ describe("plantstore conformance against the reference server", () => {
         "spec/openapi.yaml",
       );
       expect(suite.testcase[0].file).toMatch(/^fixtures\/[a-z0-9.-]+\.json$/);
-      expect(suite.testcase[0].properties.property).toMatchObject({ name: "description" });
+      expect(suite.testcase[0].properties.property).toMatchObject([
+        { name: "description" },
+        { name: "level.contract", value: "pass" },
+      ]);
+      expect(suite.properties.property).toContainEqual({ name: "level.contract", value: "pass" });
+      expect(report.summary.levels).toEqual([{ level: "contract", verdict: "pass", failedCases: [] }]);
+      expect(report.results[0].levels).toEqual({ contract: "pass" });
       expect(Number(suite.tests)).toBe(report.summary.total);
       expect(Number(suite.failures)).toBe(0);
       expect(suite.testcase).toHaveLength(report.summary.total);
@@ -164,7 +171,7 @@ describe("plantstore conformance against the reference server", () => {
       // The recap at the end: one line per failing case, with its check, message and rule.
       const markdown = readFileSync(mdFile, "utf8");
       expect(markdown).toContain("## Contract conformance: FAIL (exit 1)");
-      expect(markdown).toContain("| valid-basic | status.no-5xx | server error 500 |");
+      expect(markdown).toContain("| valid-basic | contract | status.no-5xx | server error 500 |");
       expect(markdown).not.toContain(SECRET);
       const recap = r.stdout.slice(r.stdout.indexOf("failing cases ("));
       expect(recap).toMatch(
@@ -258,6 +265,53 @@ describe("plantstore conformance against the reference server", () => {
     expect(r.stderr).toContain("[PS_FIXTURE_INVALID]");
   });
 
+  it("--level gives each level its own verdict: a server refusing empty names passes the contract, fails accepts-all-valid", async () => {
+    const refusing = FAULTY.find((e) => e.name === "rejects empty names")!;
+    const variant = await startVariant(contract, refusing.variant);
+    try {
+      const md = join(dir, "levels.md");
+      const args = ["conformance", "--target", variant.url, "--only", "valid-name-empty,valid-basic"];
+      const contractOnly = await runCli(args, { PLANTSTORE_TOKEN: TOKEN });
+      expect(contractOnly.code).toBe(0);
+      expect(contractOnly.stdout).toContain("warning [accepts-all-valid] valid.accepted");
+      expect(contractOnly.stdout).toContain("levels: contract PASS\n");
+      const withLevel = await runCli([...args, "--level", "accepts-all-valid,http-rfc", "--report", `markdown=${md}`], {
+        PLANTSTORE_TOKEN: TOKEN,
+      });
+      expect(withLevel.code).toBe(1);
+      expect(withLevel.stdout).toContain("failure [accepts-all-valid] valid.accepted");
+      expect(withLevel.stdout).toContain("levels: contract PASS; accepts-all-valid FAIL (1 case); http-rfc PASS");
+      expect(withLevel.stdout).toContain(
+        "verdict: FAIL, the target breaks level accepts-all-valid (the contract itself: PASS) (exit 1)",
+      );
+      expect(readFileSync(md, "utf8")).toContain("| accepts-all-valid | FAIL | 1 |");
+      const strict = await runCli([...args, "--strict"], { PLANTSTORE_TOKEN: TOKEN });
+      expect(strict.code).toBe(1);
+      expect(strict.stdout).toContain(
+        "levels: contract PASS; accepts-all-valid FAIL (1 case); rejects-all-invalid PASS; http-rfc PASS; documented-statuses PASS",
+      );
+    } finally {
+      await variant.close();
+    }
+  });
+
+  it("exits 2 naming an unknown level, and a fixture that still says expect.severity", async () => {
+    const typo = await runCli(["conformance", "--target", server.url, "--level", "accept-all-valid"], {
+      PLANTSTORE_TOKEN: SECRET,
+    });
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('--level: unknown level "accept-all-valid": one of contract, accepts-all-valid');
+    const fixtures = tempDir("plantstore-fixtures-");
+    const old = { id: "old", description: "x", operation: "createPlant" };
+    const step = { request: { body: { id: 1, name: "a" } }, expect: { kind: "valid", severity: "warning" } };
+    writeFileSync(join(fixtures, "old.json"), JSON.stringify({ ...old, steps: [step] }));
+    const r = await runCli(["conformance", "--target", server.url, "--fixtures", fixtures], {
+      PLANTSTORE_TOKEN: SECRET,
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('old.json: field /steps/0/expect/severity: replaced by "level"');
+  });
+
   it("with another spec and no fixtures, generates cases for every operation and says so", async () => {
     const multi = await startMultiOpServer();
     try {
@@ -287,6 +341,7 @@ describe("plantstore conformance against the reference server", () => {
       "--skip",
       "--seed",
       "--strict",
+      "--level",
       "--baseline",
       "--write-baseline",
       "--report",

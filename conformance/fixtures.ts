@@ -19,6 +19,7 @@ import { KitError } from "../src/errors.js";
 import { KIT_ROOT } from "../src/paths.js";
 import { credentialsFor, type CredentialKind, type RunCredentials } from "./credentials.js";
 import { FRESH_KINDS, freshValue, Random, type FreshKind } from "./fresh.js";
+import { LEVELS, type Level } from "./levels.js";
 
 /** What a fixture step sends for credentials (conformance/credentials.ts). */
 export type Credentials = CredentialKind;
@@ -44,7 +45,8 @@ export interface FixtureRequest {
 export interface Expectation {
   readonly kind: ExpectKind;
   readonly status?: number;
-  readonly severity?: "failure" | "warning";
+  /** The level whose rule the expectation tests (default contract); a breach of another level is a warning. */
+  readonly level?: Level;
   readonly refusable?: boolean;
   /** A valid request on a resource the harness could not know exists: 404 or 410 is an expected answer. */
   readonly missingOk?: boolean;
@@ -147,6 +149,14 @@ export function loadFixture(file: string, contract: Contract): Fixture {
   }
   const parsed = parseJsonExact(text);
   if (!parsed.ok) return fail(`not valid JSON: ${parsed.message}`);
+  const steps = (parsed.value as { steps?: unknown }).steps;
+  (Array.isArray(steps) ? steps : []).forEach((step: { expect?: { severity?: unknown } } | null, i) => {
+    if (step?.expect?.severity !== undefined) {
+      fail(
+        `field /steps/${i}/expect/severity: replaced by "level" (a warning is a rule of a level beyond the contract: ${LEVELS.slice(1).join(", ")})`,
+      );
+    }
+  });
   const validate = fixtureValidator();
   if (!validate(parsed.value)) {
     const e = validate.errors?.[0];

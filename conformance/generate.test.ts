@@ -158,7 +158,7 @@ describe("generated runs", () => {
         contract,
         noFixtures: true,
         seed: 3n,
-        strict: faulty.strict === true,
+        levels: faulty.level === undefined ? [] : [faulty.level],
         generate: { count: 200 },
       });
       expect(summary.exitCode).toBe(1);

@@ -3,6 +3,8 @@ export { RUN_DEFAULTS } from "./options.js";
 export type { RunOptions, GenerateOptions } from "./options.js";
 export type { RunEvent, RunSummary, CaseResult, StepResult, ReportedFinding, Outcome } from "./results.js";
 export { CHECKS, CHECK_IDS, judge } from "./checks.js";
+export { LEVELS, LEVEL_SUMMARIES, levelsToRun } from "./levels.js";
+export type { Level, LevelVerdict } from "./levels.js";
 export type { Check, CheckId, Finding, Severity } from "./checks.js";
 export { loadFixtures, loadFixture, prepareRequest, requestProblems } from "./fixtures.js";
 export type { Fixture, FixtureStep, Expectation, PreparedRequest } from "./fixtures.js";

@@ -23,7 +23,9 @@ export interface RunOptions {
   /** Fixture or check ids (`*` matches any run of characters) to run alone, or to leave out. */
   readonly only?: readonly string[];
   readonly skip?: readonly string[];
-  /** Warnings count as failures. */
+  /** Levels beyond `contract` (which always runs) whose rules count too (see levels.ts). */
+  readonly levels?: readonly string[];
+  /** Every level runs (the union of them all), as --strict asks. */
   readonly strict?: boolean;
   readonly baseline?: Baseline;
   readonly seed?: bigint;

@@ -1,5 +1,6 @@
 import type { Finding } from "./checks.js";
 import type { Credentials } from "./fixtures.js";
+import type { LevelVerdict } from "./levels.js";
 
 // What a run produces, as data: every module of the harness and every reporter speaks these types,
 // and none of them needs to import the module that runs cases to do so.
@@ -10,7 +11,7 @@ export type Outcome = "pass" | "fail" | "known" | "error";
 export interface ReportedFinding extends Finding {
   /** Listed in the baseline: shown, but not counted. */
   readonly known: boolean;
-  /** Counts toward exit code 1: a failure, or a warning under --strict, not known. */
+  /** Counts toward exit code 1: not a note, of a level that ran, not known. */
   readonly counts: boolean;
 }
 
@@ -87,7 +88,8 @@ export interface RunSummary {
   readonly notes: number;
   /** Baseline entries that did not occur: the deviation may be fixed. */
   readonly staleBaseline: readonly { fixture: string; check: string }[];
-  readonly strict: boolean;
+  /** The verdict of each level run (`contract` first): --level, --strict. */
+  readonly levels: readonly LevelVerdict[];
   readonly durationMs: number;
   /** Why the run as a whole could not judge the target, when it could not. */
   readonly runError: string | undefined;

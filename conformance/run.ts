@@ -9,6 +9,7 @@ import { checkRunCredentials, secretsToMask } from "./credentials.js";
 import { Random, randomSeed } from "./fresh.js";
 import { runGenerated } from "./generated-run.js";
 import { createHttpClient } from "./http-client.js";
+import { levelsToRun, type Level } from "./levels.js";
 import { RUN_DEFAULTS, type RunOptions } from "./options.js";
 import { createRedactor } from "./redact.js";
 import type { CaseResult, RunEvent, RunSummary } from "./results.js";
@@ -31,6 +32,7 @@ export async function runConformance(
   const startedAt = new Date().toISOString();
   const base = parseTarget(options.target);
   checkToken(options.token);
+  const levels = runLevels(options);
   // Plain JavaScript may pass null or undefined: no token, never the text "undefined"; "" is none too.
   const given = { token: options.token || undefined, credentials: options.credentials ?? undefined };
   const contract = options.contract ?? (await loadContract(options.spec ?? DEFAULT_SPEC));
@@ -56,7 +58,7 @@ export async function runConformance(
       secrets: { ...given, wrongToken: `wrong-${randomBytes(12).toString("hex")}` },
       redact,
       breaker: new TimeoutBreaker(options.timeoutsBeforeGivingUp ?? RUN_DEFAULTS.timeoutsBeforeGivingUp, timeoutMs),
-      classify: classifier(options.baseline, options.strict === true),
+      classify: classifier(options.baseline, levels),
       checkFilter: plan.checkFilter,
       evidence: options.evidence ?? "findings",
     });
@@ -83,7 +85,7 @@ export async function runConformance(
       target,
       spec: contract.source,
       seed: seed.toString(),
-      strict: options.strict === true,
+      levels,
       baseline: options.baseline,
       // Generated cases ran too: a baseline entry may name one (a known departure of a mock, say).
       ran: [...plan.fixtures.map((f) => f.id), ...generatedIds],
@@ -97,5 +99,14 @@ export async function runConformance(
     return { summary, results };
   } finally {
     await client.close();
+  }
+}
+
+/** The levels the options ask for; a name that is none is a usage error naming it. */
+function runLevels(options: RunOptions): Level[] {
+  try {
+    return levelsToRun(options.levels, options.strict === true);
+  } catch (error) {
+    throw new KitError("PS_USAGE", `--level: ${(error as Error).message}`);
   }
 }

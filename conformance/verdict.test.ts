@@ -2,11 +2,18 @@ import { describe, expect, it } from "vitest";
 import type { Finding, Severity } from "./checks.js";
 import type { Credentials } from "./fixtures.js";
 import type { CaseResult, Coverage, ReportedFinding, StepResult } from "./results.js";
-import { caseOutcome, classifier, summarize, type SummaryInput } from "./verdict.js";
+import { LEVELS, levelsToRun, type Level } from "./levels.js";
+import { caseOutcome } from "./outcome.js";
+import { classifier, summarize, type SummaryInput } from "./verdict.js";
 
-const finding = (severity: Severity, check: Finding["check"] = "status.no-5xx"): Finding => ({
+const finding = (
+  severity: Severity,
+  check: Finding["check"] = "status.no-5xx",
+  level: Level = severity === "warning" ? "accepts-all-valid" : "contract",
+): Finding => ({
   check,
   severity,
+  level,
   message: "m",
   expected: "e",
   received: "r",
@@ -14,17 +21,40 @@ const finding = (severity: Severity, check: Finding["check"] = "status.no-5xx"):
 });
 const baseline = { deviations: [{ fixture: "known-case", check: "status.no-5xx" }] };
 
-describe("classifier: a finding against the baseline and --strict", () => {
+describe("classifier: a finding against the baseline and the levels run", () => {
+  const all = levelsToRun([], true);
   it.each([
-    ["failure", false, "some-case", { known: false, counts: true }],
-    ["warning", false, "some-case", { known: false, counts: false }],
-    ["warning", true, "some-case", { known: false, counts: true }],
-    ["note", true, "some-case", { known: false, counts: false }],
-    ["failure", false, "known-case", { known: true, counts: false }],
-    ["warning", true, "known-case", { known: true, counts: false }],
-  ] as const)("a %s (strict: %s) on %s is %j", (severity, strict, fixture, expected) => {
-    const reported = classifier(baseline, strict)(fixture, finding(severity));
+    ["failure", ["contract"], "some-case", { known: false, counts: true }],
+    ["warning", ["contract"], "some-case", { known: false, counts: false }],
+    ["warning", ["contract", "accepts-all-valid"], "some-case", { known: false, counts: true }],
+    ["warning", ["contract", "http-rfc"], "some-case", { known: false, counts: false }],
+    ["warning", all, "some-case", { known: false, counts: true }],
+    ["note", all, "some-case", { known: false, counts: false }],
+    ["failure", ["contract"], "known-case", { known: true, counts: false }],
+    ["warning", all, "known-case", { known: true, counts: false }],
+  ] as const)("a %s (levels %j) on %s is %j", (severity, levels, fixture, expected) => {
+    const reported = classifier(baseline, levels)(fixture, finding(severity));
     expect(reported).toEqual({ ...finding(severity), ...expected });
+  });
+  it("counts a contract failure even when the levels given leave contract out", () => {
+    expect(classifier(undefined, ["http-rfc"])("x", finding("failure")).counts).toBe(true);
+  });
+});
+
+describe("levelsToRun", () => {
+  it("runs contract always, then the levels asked for in a fixed order", () => {
+    expect(levelsToRun()).toEqual(["contract"]);
+    expect(levelsToRun(["http-rfc", "accepts-all-valid", "http-rfc"])).toEqual([
+      "contract",
+      "accepts-all-valid",
+      "http-rfc",
+    ]);
+    expect(levelsToRun([], true)).toEqual([...LEVELS]);
+  });
+  it("names an unknown level and lists the known ones", () => {
+    expect(() => levelsToRun(["acepts-all-valid"])).toThrow(
+      /unknown level "acepts-all-valid": one of contract, accepts-all-valid/,
+    );
   });
 });
 
@@ -78,7 +108,7 @@ const input: SummaryInput = {
   target: "http://t",
   spec: "spec.yaml",
   seed: "1",
-  strict: false,
+  levels: ["contract"],
   baseline: undefined,
   ran: ["a", "b"],
   loaded: ["a", "b", "c"],
@@ -191,5 +221,38 @@ describe("summarize", () => {
     expect(summary.runError).toBe(runError);
     // A setup mistake is "could not judge" (exit 2), never the target's failure (exit 1).
     expect(summary.exitCode).toBe(runError === undefined ? 1 : 2);
+  });
+});
+
+describe("summarize: a verdict per level", () => {
+  const beyond = (level: Level, counts: boolean): ReportedFinding => ({
+    ...finding("warning", "valid.accepted", level),
+    known: false,
+    counts,
+  });
+  it("fails only the level whose rule a case broke, and lists that case", () => {
+    const levels = levelsToRun(["accepts-all-valid", "http-rfc"]);
+    const results = [
+      result("empty-name", "fail", [step(400, [beyond("accepts-all-valid", true)])]),
+      result("plain", "pass", [step(200)]),
+    ];
+    const summary = summarize(results, { ...input, levels });
+    expect(summary.levels).toEqual([
+      { level: "contract", verdict: "pass", failedCases: [] },
+      { level: "accepts-all-valid", verdict: "fail", failedCases: ["empty-name"] },
+      { level: "http-rfc", verdict: "pass", failedCases: [] },
+    ]);
+    expect(summary.exitCode).toBe(1);
+  });
+  it("a level that did not run reports nothing, and its findings do not count", () => {
+    const results = [result("empty-name", "pass", [step(400, [beyond("accepts-all-valid", false)])])];
+    const summary = summarize(results, input);
+    expect(summary.levels).toEqual([{ level: "contract", verdict: "pass", failedCases: [] }]);
+    expect(summary.exitCode).toBe(0);
+  });
+  it("every level is an error when the run could not judge", () => {
+    const results = [result("a", "error", [step(200)])];
+    const summary = summarize(results, { ...input, levels: levelsToRun([], true) });
+    expect(summary.levels.map((l) => l.verdict)).toEqual(LEVELS.map(() => "error"));
   });
 });

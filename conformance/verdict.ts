@@ -1,29 +1,40 @@
 import { baselineKey, type Baseline } from "./baseline.js";
 import type { Finding } from "./checks.js";
 import { operationCoveragePercent } from "./coverage.js";
+import type { Level, LevelVerdict } from "./levels.js";
+import { caseLevelOutcome } from "./outcome.js";
 import type { CaseResult, Coverage, Outcome, ReportedFinding, RunSummary, StepResult } from "./results.js";
 
 /** Turns a finding of a fixture into a reported one: known to the baseline, counted, or neither. */
 export type Classify = (fixture: string, finding: Finding) => ReportedFinding;
 
 /**
- * The classification of findings against the baseline and --strict: a finding the baseline lists is
- * known (shown, not counted); otherwise a failure counts, and a warning counts under --strict.
+ * The classification of findings against the baseline and the levels run: a finding the baseline
+ * lists is known (shown, not counted); otherwise a finding counts when it is not a note and its level
+ * runs (`contract` always does).
  */
-export function classifier(baseline: Baseline | undefined, strict: boolean): Classify {
+export function classifier(baseline: Baseline | undefined, levels: readonly Level[]): Classify {
   const known = new Set((baseline?.deviations ?? []).map((d) => baselineKey(d.fixture, d.check)));
+  const run = new Set<Level>(["contract", ...levels]);
   return (fixture, finding) => {
     const isKnown = known.has(baselineKey(fixture, finding.check));
-    const counted = finding.severity === "failure" || (strict && finding.severity === "warning");
+    const counted = finding.severity !== "note" && run.has(finding.level);
     return { ...finding, known: isKnown, counts: !isKnown && counted };
   };
 }
 
-/** A case's outcome: an error when it could not be judged, else fail, known or pass by its findings. */
-export function caseOutcome(error: string | undefined, findings: readonly ReportedFinding[]): Outcome {
-  if (error !== undefined) return "error";
-  if (findings.some((f) => f.counts)) return "fail";
-  return findings.some((f) => f.known && (f.severity === "failure" || f.severity === "warning")) ? "known" : "pass";
+/** The verdict of each level run, over every case. */
+export function levelVerdicts(
+  results: readonly CaseResult[],
+  levels: readonly Level[],
+  runError: string | undefined,
+): LevelVerdict[] {
+  return levels.map((level) => {
+    const outcomes = results.map((r) => ({ id: r.fixture, outcome: caseLevelOutcome(r, level) }));
+    const failedCases = outcomes.filter((o) => o.outcome === "fail").map((o) => o.id);
+    const error = runError !== undefined || outcomes.some((o) => o.outcome === "error");
+    return { level, verdict: error ? "error" : failedCases.length > 0 ? "fail" : "pass", failedCases };
+  });
 }
 
 /** What the summary is made from, besides the results. */
@@ -31,7 +42,8 @@ export interface SummaryInput {
   readonly target: string;
   readonly spec: string;
   readonly seed: string;
-  readonly strict: boolean;
+  /** The levels run (`contract` first), as levelsToRun gives them. */
+  readonly levels: readonly Level[];
   readonly baseline: Baseline | undefined;
   /** Ids of the fixtures that ran, and of every fixture loaded (ran or left out by --only/--skip). */
   readonly ran: readonly string[];
@@ -71,7 +83,7 @@ export function summarize(results: readonly CaseResult[], input: SummaryInput): 
     warnings: findings.filter((f) => f.severity === "warning").length,
     notes: findings.filter((f) => f.severity === "note").length,
     staleBaseline: staleEntries(results, input),
-    strict: input.strict,
+    levels: levelVerdicts(results, input.levels, runError),
     durationMs: input.durationMs,
     runError,
     coverage: input.coverage,

@@ -1,4 +1,5 @@
 import type { CheckId } from "../conformance/checks.js";
+import type { Level } from "../conformance/levels.js";
 import type { CoreRequest, WireResponse } from "../src/server/index.js";
 import { TOKEN } from "./helpers.js";
 import { json, type Override } from "./variant-server.js";
@@ -20,13 +21,17 @@ export interface CatalogueEntry {
   readonly name: string;
   /** For faulty entries: the fixture and check that must report it. */
   readonly caughtBy?: { readonly fixture: string; readonly check: CheckId };
-  /** Run with --strict (the rule is an RFC's, reported as a warning). */
-  readonly strict?: boolean;
   /**
-   * The server refuses a value where the contract shows no constraint: allowed by the contract, so
-   * the default run passes it with a warning, and only --strict fails it.
+   * For faulty entries: the level whose rule it breaks (default contract). A server that refuses a
+   * value where the contract shows no constraint breaks accepts-all-valid; one that breaks an RFC
+   * rule, http-rfc. The default run passes it with a warning; a run of that level fails it.
    */
-  readonly refusal?: boolean;
+  readonly level?: Level;
+  /**
+   * For legitimate entries: the levels beyond the contract its choice does break (accepting a JSON
+   * body sent as text/plain passes the contract and fails rejects-all-invalid).
+   */
+  readonly beyond?: readonly Level[];
   readonly variant: Variant;
   /** For variants with state of their own: makes a fresh one for each server. */
   readonly stateful?: () => Variant;
@@ -210,85 +215,73 @@ export const FAULTY: readonly CatalogueEntry[] = [
   },
   {
     name: "rejects ids beyond 2^53",
-    refusal: true,
-    strict: true,
+    level: "accepts-all-valid",
     caughtBy: { fixture: "valid-id-beyond-2-53", check: "valid.accepted" },
     variant: refuseIf((b) => Math.abs(b.id) > 2 ** 53),
   },
   {
     name: "rejects ids below -2^53",
-    refusal: true,
-    strict: true,
+    level: "accepts-all-valid",
     caughtBy: { fixture: "valid-id-below-minus-2-53", check: "valid.accepted" },
     variant: refuseIf((b) => b.id < -(2 ** 53)),
   },
   {
     name: "rejects int64 max (a double range check)",
-    refusal: true,
-    strict: true,
+    level: "accepts-all-valid",
     caughtBy: { fixture: "valid-id-int64-max", check: "valid.accepted" },
     variant: refuseIf((b) => b.id >= 2 ** 63),
   },
   {
     name: "rejects int64 min (an exclusive bound)",
-    refusal: true,
-    strict: true,
+    level: "accepts-all-valid",
     caughtBy: { fixture: "valid-id-int64-min", check: "valid.accepted" },
     variant: refuseIf((b) => b.id <= -(2 ** 63)),
   },
   {
     name: "rejects 2^53 + 1 (a safe-integer check)",
-    refusal: true,
-    strict: true,
+    level: "accepts-all-valid",
     caughtBy: { fixture: "valid-id-2-53-plus-1", check: "valid.accepted" },
     variant: refuseIf((b) => typeof b.id === "number" && !Number.isSafeInteger(b.id)),
   },
   {
     name: "rejects negative ids",
-    refusal: true,
-    strict: true,
+    level: "accepts-all-valid",
     caughtBy: { fixture: "valid-id-negative", check: "valid.accepted" },
     variant: refuseIf((b) => b.id < 0),
   },
   {
     name: "rejects the id 0",
-    refusal: true,
-    strict: true,
+    level: "accepts-all-valid",
     caughtBy: { fixture: "valid-id-zero", check: "valid.accepted" },
     variant: refuseIf((b) => b.id === 0),
   },
   {
     name: "rejects ids written 123.0",
-    refusal: true,
-    strict: true,
+    level: "accepts-all-valid",
     caughtBy: { fixture: "valid-id-written-with-fraction", check: "valid.accepted" },
     variant: refuseIf((_b, r) => /"id":\s*-?\d+\.0/.test(text(r))),
   },
   {
     name: "rejects empty names",
-    refusal: true,
-    strict: true,
+    level: "accepts-all-valid",
     caughtBy: { fixture: "valid-name-empty", check: "valid.accepted" },
     variant: refuseIf((b) => b.name === ""),
   },
   {
     name: "rejects names over 1,000 characters",
-    refusal: true,
-    strict: true,
+    level: "accepts-all-valid",
     caughtBy: { fixture: "valid-name-long", check: "valid.accepted" },
     variant: refuseIf((b) => typeof b.name === "string" && b.name.length > 1000),
   },
   {
     name: "rejects non-ASCII names",
-    refusal: true,
-    strict: true,
+    level: "accepts-all-valid",
     caughtBy: { fixture: "valid-name-unicode", check: "valid.accepted" },
     variant: refuseIf((b) => /[^\x00-\x7f]/.test(String(b.name))),
   },
   {
     name: "rejects empty tags",
-    refusal: true,
-    strict: true,
+    level: "accepts-all-valid",
     caughtBy: { fixture: "valid-tag-empty", check: "valid.accepted" },
     variant: refuseIf((b) => b.tag === ""),
   },
@@ -299,22 +292,19 @@ export const FAULTY: readonly CatalogueEntry[] = [
   },
   {
     name: "rejects unknown properties",
-    refusal: true,
-    strict: true,
+    level: "accepts-all-valid",
     caughtBy: { fixture: "valid-extra-properties", check: "valid.accepted" },
     variant: refuseIf((b) => Object.keys(b).some((k) => !["id", "name", "tag"].includes(k))),
   },
   {
     name: "rejects a charset parameter",
-    refusal: true,
-    strict: true,
+    level: "accepts-all-valid",
     caughtBy: { fixture: "valid-content-type-charset", check: "valid.accepted" },
     variant: refuseIf((_b, r) => r.headers["content-type"] !== "application/json"),
   },
   {
     name: "makes names unique",
-    refusal: true,
-    strict: true,
+    level: "accepts-all-valid",
     caughtBy: { fixture: "valid-same-name-twice", check: "valid.accepted" },
     variant: () => undefined,
     stateful: () => {
@@ -381,19 +371,25 @@ export const FAULTY: readonly CatalogueEntry[] = [
     variant: mapStatus(409, () => json(400, { duplicate: true })),
   },
   {
-    name: "401 without WWW-Authenticate (an RFC rule: --strict)",
-    strict: true,
+    name: "401 without WWW-Authenticate (an RFC rule)",
+    level: "http-rfc",
     caughtBy: { fixture: "auth-missing", check: "auth.challenge" },
     variant: mapStatus(401, (ref) => ({ ...ref, headers: { "content-type": "application/json" } })),
   },
   {
-    name: "rejects a lower-case bearer scheme (an RFC rule: --strict)",
-    strict: true,
+    name: "rejects a lower-case bearer scheme (an RFC rule)",
+    level: "http-rfc",
     caughtBy: { fixture: "valid-auth-scheme-lowercase", check: "valid.accepted" },
     variant: (r, _b, reference) =>
       String(r.headers.authorization).startsWith("bearer ")
         ? json(401, { error: 401, message: "no" }, { "www-authenticate": "Bearer" })
         : reference(),
+  },
+  {
+    name: "accepts a body that is not UTF-8 (read with replacement characters)",
+    level: "rejects-all-invalid",
+    caughtBy: { fixture: "invalid-utf8", check: "invalid.rejected" },
+    variant: (r, _b, _reference, as) => as({ ...r, body: new Uint8Array(Buffer.from(text(r), "utf8")) }),
   },
 ];
 
@@ -453,6 +449,7 @@ export const LEGITIMATE: readonly CatalogueEntry[] = [
   { name: "stateless: every valid create gets 200", variant: mapStatus(409, (_ref, b) => json(200, { name: b.name })) },
   {
     name: "lenient media type: text/plain parsed as JSON",
+    beyond: ["rejects-all-invalid"],
     variant: (r, _b, _reference, as) =>
       as(
         r.headers["content-type"] === "text/plain"
@@ -462,6 +459,7 @@ export const LEGITIMATE: readonly CatalogueEntry[] = [
   },
   {
     name: "a 302 to a login page for bad credentials",
+    beyond: ["documented-statuses"],
     variant: mapStatus(401, () => ({ status: 302, headers: { location: "/login" }, body: "" })),
   },
 ];

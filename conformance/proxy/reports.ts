@@ -162,7 +162,9 @@ export function proxySummaryLines(s: ProxySummary): string[] {
         ? ", counted: --fail-on-client"
         : ", not counted (the client's bugs; --fail-on-client counts them)"),
     `server violations: ${s.serverViolations} (in ${s.serverExchanges} exchanges); ` +
-      `warnings: ${s.warnings}${s.strict ? " (counted: --strict)" : ""}; notes: ${s.notes}`,
+      `beyond the contract: ${s.warnings}` +
+      (s.levels.length > 1 ? ` (counted: ${s.levels.slice(1).join(", ")})` : "") +
+      `; notes: ${s.notes}`,
   ];
   if (s.runError !== undefined) lines.push(visible(s.runError));
   const who = s.counted.server > 0 ? "an answer" : "a request (--fail-on-client)";

@@ -5,6 +5,7 @@ import { KitError } from "../../src/errors.js";
 import { DEFAULT_SPEC, shortPath } from "../../src/paths.js";
 import { curlFor } from "../curl.js";
 import { decode } from "../http-client.js";
+import { levelsToRun, type Level } from "../levels.js";
 import { parseTarget } from "../target.js";
 import type { Redactor } from "../redact.js";
 import { createUpstream, forwardExchange, type ForwardedExchange, type Upstream } from "./forward.js";
@@ -41,7 +42,9 @@ export interface ProxyOptions {
   readonly timeoutMs?: number;
   /** How long a stop waits for exchanges in flight (default: timeoutMs). */
   readonly drainMs?: number;
-  /** Server warnings count toward exit code 1. */
+  /** Levels beyond `contract` whose rules count toward exit code 1 (see levels.ts). */
+  readonly levels?: readonly string[];
+  /** Every level counts (server warnings such as an undocumented 2xx fail the run). */
   readonly strict?: boolean;
   /** Client violations count toward exit code 1. */
   readonly failOnClient?: boolean;
@@ -81,7 +84,7 @@ export async function startProxy(
     specSource,
     places,
     upstream: createUpstream(base),
-    strict: options.strict === true,
+    levels: proxyLevels(options),
     failOnClient: options.failOnClient === true,
     maxBodyBytes: limits.maxBodyBytes,
   };
@@ -159,7 +162,7 @@ export async function startProxy(
         url,
         spec: contract.source,
         stoppedBy: reason,
-        strict: judging.strict,
+        levels: judging.levels,
         failOnClient: judging.failOnClient,
         durationMs: performance.now() - started,
       });
@@ -179,7 +182,7 @@ interface Judging {
   readonly specSource: string;
   readonly places: CredentialPlaces;
   readonly upstream: Upstream;
-  readonly strict: boolean;
+  readonly levels: readonly Level[];
   readonly failOnClient: boolean;
   readonly maxBodyBytes: number;
 }
@@ -265,6 +268,7 @@ function recordExchange(
         expected: "a complete HTTP/1.1 response",
         received: f.failure.message,
         rule: "RFC 9112 (HTTP/1.1 message syntax)",
+        level: "contract",
       },
     });
   } else if (f.response !== undefined) {
@@ -288,7 +292,7 @@ function recordExchange(
   }
 
   const findings: ProxyFinding[] = raw.map(({ side, finding }) => {
-    const countable = finding.severity === "failure" || (j.strict && finding.severity === "warning");
+    const countable = finding.severity !== "note" && j.levels.includes(finding.level);
     return {
       ...finding,
       message: redact(finding.message),
@@ -299,7 +303,7 @@ function recordExchange(
     };
   });
   const broken = (side: Side): boolean =>
-    findings.some((x) => x.side === side && x.severity !== "note" && (x.severity === "failure" || j.strict));
+    findings.some((x) => x.side === side && x.severity !== "note" && j.levels.includes(x.level));
   const outcome = (side: Side, judged: boolean): SideOutcome =>
     !judged ? "not-judged" : broken(side) ? "fail" : "pass";
   const reproducible = findings.some((x) => x.severity !== "note") && f.requestComplete && !f.requestBody.over;
@@ -353,6 +357,7 @@ function note(message: string, why: string): RawFinding {
     expected: "an operation of the contract",
     received: why,
     rule: "plantstore proxy",
+    level: "contract",
   };
 }
 
@@ -382,6 +387,7 @@ function observedBody(
       expected: `a valid ${coding} body`,
       received: decoded.message,
       rule: "RFC 9110 section 8.4",
+      level: "contract",
     },
   };
 }
@@ -464,7 +470,7 @@ function finalMask(records: ExchangeRecord[], redact: Redactor): ExchangeRecord[
 /** Counts and the verdict: 1 when a counted finding exists, else 2 when nothing was judged, else 0. */
 function summarise(
   exchanges: readonly ExchangeRecord[],
-  run: Pick<ProxySummary, "target" | "url" | "spec" | "stoppedBy" | "strict" | "failOnClient" | "durationMs">,
+  run: Pick<ProxySummary, "target" | "url" | "spec" | "stoppedBy" | "levels" | "failOnClient" | "durationMs">,
 ): ProxySummary {
   const all = exchanges.flatMap((e) => e.findings);
   const failures = (side: Side) => all.filter((x) => x.side === side && x.severity === "failure").length;
@@ -499,4 +505,13 @@ function summarise(
     runError,
     exitCode: counted.client + counted.server > 0 ? 1 : runError !== undefined ? 2 : 0,
   };
+}
+
+/** The levels the options ask for; a name that is none is a usage error naming it. */
+function proxyLevels(options: ProxyOptions): Level[] {
+  try {
+    return levelsToRun(options.levels, options.strict === true);
+  } catch (error) {
+    throw new KitError("PS_USAGE", `--level: ${(error as Error).message}`);
+  }
 }

@@ -1,4 +1,5 @@
 import type { CheckId, Finding } from "../checks.js";
+import type { Level } from "../levels.js";
 
 /** Whose bug a finding is: the client's request, or the server's answer. */
 export type Side = "client" | "server";
@@ -75,7 +76,8 @@ export interface ProxySummary {
   readonly notes: number;
   /** Findings that decide the verdict, by side. */
   readonly counted: { readonly client: number; readonly server: number };
-  readonly strict: boolean;
+  /** The levels whose rules count (`contract` first). */
+  readonly levels: readonly Level[];
   readonly failOnClient: boolean;
   readonly durationMs: number;
   /** Why there is no verdict, when there is none (exit 2). */

@@ -1,4 +1,5 @@
 import { coverageLine } from "../coverage.js";
+import type { LevelVerdict } from "../levels.js";
 import type { CaseResult, ReportedFinding, RunEvent, RunSummary } from "../results.js";
 
 export interface ConsoleOptions {
@@ -24,14 +25,13 @@ export function consoleReporter(write: (line: string) => void, options: ConsoleO
     known: yellow("KNOWN"),
     error: red("ERROR"),
   };
-  const sev = (f: ReportedFinding): string =>
-    f.known
-      ? yellow(`known ${f.severity}`)
-      : f.severity === "failure"
-        ? red("failure")
-        : f.severity === "warning"
-          ? yellow(f.counts ? "warning (strict)" : "warning")
-          : dim("note");
+  // A rule beyond the contract is named by its level: a failure when that level runs, else a warning.
+  const sev = (f: ReportedFinding): string => {
+    const level = f.level === "contract" ? "" : ` [${f.level}]`;
+    if (f.known) return yellow(`known ${f.severity}${level}`);
+    if (f.severity === "note") return dim("note");
+    return f.counts ? red(`failure${level}`) : yellow(`warning${level}`);
+  };
 
   return (event) => {
     switch (event.type) {
@@ -84,7 +84,8 @@ export function recapLines(results: readonly CaseResult[]): string[] {
     lines.push(
       first === undefined
         ? `  FAIL  ${r.fixture}`
-        : `  FAIL  ${r.fixture}: ${first.check}: ${visible(first.message)} (${visible(first.rule)})`,
+        : `  FAIL  ${r.fixture}: ${first.check}${first.level === "contract" ? "" : ` [${first.level}]`}: ` +
+            `${visible(first.message)} (${visible(first.rule)})`,
     );
   }
   return lines;
@@ -94,7 +95,8 @@ export function summaryLines(s: RunSummary): string[] {
   const lines = [
     "",
     `${s.total} cases: ${s.passed} passed, ${s.failed} failed, ${s.known} known deviations, ${s.errors} errors`,
-    `findings: ${s.failures} failures, ${s.warnings} warnings${s.strict ? " (counted: --strict)" : ""}, ${s.notes} notes; ${(s.durationMs / 1000).toFixed(2)} s`,
+    `findings: ${s.failures} failures, ${s.warnings} beyond the contract, ${s.notes} notes; ${(s.durationMs / 1000).toFixed(2)} s`,
+    `levels: ${s.levels.map(levelText).join("; ")}`,
   ];
   for (const stale of s.staleBaseline)
     lines.push(`baseline entry did not occur (fixed? remove it): ${stale.fixture} ${stale.check}`);
@@ -107,9 +109,14 @@ export function summaryLines(s: RunSummary): string[] {
   // A pass says what it did not cover: a pass over part of a contract is not a pass over all of it.
   const partly = left === 0 ? "" : `, ${left} of ${s.coverage.operations.total} operations not exercised`;
   const failedOn =
-    s.failed > 0 || s.coverageShortfall === undefined
-      ? "the target breaks the contract"
-      : "too little of the contract was exercised";
+    s.failed === 0 && s.coverageShortfall !== undefined
+      ? "too little of the contract was exercised"
+      : s.levels[0]?.verdict === "fail"
+        ? "the target breaks the contract"
+        : `the target breaks level ${s.levels
+            .filter((l) => l.verdict === "fail")
+            .map((l) => l.level)
+            .join(", ")} (the contract itself: PASS)`;
   lines.push(
     s.exitCode === 0
       ? `verdict: PASS${partly} (exit 0)`
@@ -118,6 +125,12 @@ export function summaryLines(s: RunSummary): string[] {
         : "verdict: ERROR, the run could not judge every case (exit 2)",
   );
   return lines;
+}
+
+/** A level's verdict in the summary line: `accepts-all-valid FAIL (3 cases)`. */
+function levelText(l: LevelVerdict): string {
+  const cases = l.failedCases.length;
+  return `${l.level} ${l.verdict.toUpperCase()}${cases > 0 ? ` (${cases} case${cases === 1 ? "" : "s"})` : ""}`;
 }
 
 /** Long commands (a 100,000-character name) are cut on the console; reports keep them whole. */

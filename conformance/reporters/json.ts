@@ -1,8 +1,11 @@
 import type { CaseResult, RunSummary } from "../results.js";
+import { caseLevelOutcomes } from "../outcome.js";
 
-/** The JSON report: the summary and every case with its steps and findings. */
+/** The JSON report: the summary and every case with its steps, findings and outcome at each level run. */
 export function jsonReport(summary: RunSummary, results: readonly CaseResult[]): string {
-  return JSON.stringify({ tool: "plantstore-kit conformance", format: 1, summary, results }, null, 2) + "\n";
+  const levels = summary.levels.map((l) => l.level);
+  const cases = results.map((r) => ({ ...r, levels: caseLevelOutcomes(r, levels) }));
+  return JSON.stringify({ tool: "plantstore-kit conformance", format: 1, summary, results: cases }, null, 2) + "\n";
 }
 
 /** The JSON report of a run that could not start: the error's code and message instead of results. */

@@ -1,5 +1,6 @@
 import { shortPath } from "../../src/paths.js";
 import type { CaseResult, RunSummary } from "../results.js";
+import { caseLevelOutcomes } from "../outcome.js";
 
 /** Text as XML 1.0 can carry it in an attribute or element: the one escaping function of the reports. */
 export const xml = (s: string): string =>
@@ -19,13 +20,14 @@ export const xml = (s: string): string =>
  */
 export function junitReport(summary: RunSummary, results: readonly CaseResult[]): string {
   const seconds = (ms: number): string => (ms / 1000).toFixed(3);
+  const levels = summary.levels.map((l) => l.level);
   const cases = results.map((r) => {
     const findings = r.steps.flatMap((s) => s.findings.map((f) => ({ f, curl: s.curl, step: s.index + 1 })));
     const detail = (list: typeof findings): string =>
       list
         .map(
           ({ f, curl, step }) =>
-            `step ${step}: [${f.severity}] ${f.check}: ${f.message}\nexpected: ${f.expected}\nreceived: ${f.received}\nrule: ${f.rule}${curl === undefined ? "" : `\nreproduce: ${curl}`}`,
+            `step ${step}: [${f.severity}${f.level === "contract" ? "" : ` ${f.level}`}] ${f.check}: ${f.message}\nexpected: ${f.expected}\nreceived: ${f.received}\nrule: ${f.rule}${curl === undefined ? "" : `\nreproduce: ${curl}`}`,
         )
         .join("\n\n");
     const counted = findings.filter((x) => x.f.counts);
@@ -39,7 +41,11 @@ export function junitReport(summary: RunSummary, results: readonly CaseResult[])
       body += `<skipped message="${xml(`known deviation (baseline): ${known.map((x) => x.f.check).join(", ")}`)}"/>`;
     if (notes.length > 0 || known.length > 0) body += `<system-out>${xml(detail([...known, ...notes]))}</system-out>`;
     // The fixture's description, as a property CI pages show beside the test's name.
-    const description = `<properties><property name="description" value="${xml(r.description)}"/></properties>`;
+    // Its outcome at each level run beside it: a case may pass the contract and fail a stricter level.
+    const outcomes = Object.entries(caseLevelOutcomes(r, levels))
+      .map(([level, outcome]) => `<property name="level.${xml(level)}" value="${outcome}"/>`)
+      .join("");
+    const description = `<properties><property name="description" value="${xml(r.description)}"/>${outcomes}</properties>`;
     return `    <testcase classname="${xml(r.operation)}" name="${xml(r.fixture)}" file="${xml(shortPath(r.file))}" time="${seconds(r.durationMs)}">${description}${body}</testcase>`;
   });
   const attrs = `tests="${summary.total}" failures="${summary.failed}" errors="${summary.errors}" skipped="${summary.known}" time="${seconds(summary.durationMs)}"`;
@@ -48,7 +54,7 @@ export function junitReport(summary: RunSummary, results: readonly CaseResult[])
     `<testsuites name="plantstore conformance" ${attrs}>`,
     // A name without the target's host and port, so a CI's history of the suite survives a new port.
     `  <testsuite name="conformance" timestamp="${xml(summary.startedAt.replace(/\.\d+Z$/, ""))}" ${attrs}>`,
-    `    <properties><property name="seed" value="${xml(summary.seed)}"/><property name="spec" value="${xml(shortPath(summary.spec))}"/><property name="target" value="${xml(summary.target)}"/><property name="coverage.operations" value="${summary.coverage.operations.exercised}/${summary.coverage.operations.total}"/><property name="coverage.statuses" value="${summary.coverage.statuses.exercised}/${summary.coverage.statuses.total}"/></properties>`,
+    `    <properties><property name="seed" value="${xml(summary.seed)}"/><property name="spec" value="${xml(shortPath(summary.spec))}"/><property name="target" value="${xml(summary.target)}"/><property name="coverage.operations" value="${summary.coverage.operations.exercised}/${summary.coverage.operations.total}"/><property name="coverage.statuses" value="${summary.coverage.statuses.exercised}/${summary.coverage.statuses.total}"/>${summary.levels.map((l) => `<property name="level.${xml(l.level)}" value="${l.verdict}"/>`).join("")}</properties>`,
     ...cases,
     ...(summary.runError === undefined
       ? []

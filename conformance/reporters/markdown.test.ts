@@ -16,7 +16,10 @@ const summary: RunSummary = {
   warnings: 0,
   notes: 0,
   staleBaseline: [],
-  strict: false,
+  levels: [
+    { level: "contract", verdict: "fail", failedCases: ["valid-basic"] },
+    { level: "accepts-all-valid", verdict: "pass", failedCases: [] },
+  ],
   durationMs: 1234,
   runError: undefined,
   coverage: {
@@ -51,6 +54,7 @@ const failing: CaseResult = {
         {
           check: "status.no-5xx",
           severity: "failure",
+          level: "contract",
           message: "server error 500 | <script>alert(1)</script>\n`x` [link](http://evil)",
           expected: "",
           received: "",
@@ -68,19 +72,24 @@ const failing: CaseResult = {
 describe("the Markdown report", () => {
   it("gives the verdict, the counts, the coverage and one table row per failing case", () => {
     const text = markdownReport(summary, [failing]);
-    expect(text.split("\n").slice(0, 9)).toEqual([
+    expect(text.split("\n").slice(0, 14)).toEqual([
       "## Contract conformance: FAIL (exit 1)",
       "",
       "Target http://127.0.0.1:4010, spec spec/openapi.yaml, seed 42, started 2026-11-22T07:00:00.000Z, 1.2 s.",
       "",
-      "| cases | passed | failed | known deviations | errors | failures | warnings |",
-      "|---|---|---|---|---|---|---|",
-      "| 2 | 1 | 1 | 0 | 0 | 1 | 0 |",
+      "| cases | passed | failed | known deviations | errors | failures | beyond the contract | notes |",
+      "|---|---|---|---|---|---|---|---|",
+      "| 2 | 1 | 1 | 0 | 0 | 1 | 0 | 0 |",
+      "",
+      "| level | verdict | failing cases |",
+      "|---|---|---|",
+      "| contract | FAIL | 1 |",
+      "| accepts-all-valid | PASS | 0 |",
       "",
       "Coverage: 1 of 2 operations, 2 of 3 documented statuses, 0 of 1 parameters.",
     ]);
     expect(text).toContain("- not exercised: GET /plants/{id} (getPlant): no fixture names it");
-    expect(text).toContain("| case | check | message | rule |");
+    expect(text).toContain("| case | level | check | message | rule |");
   });
 
   it("keeps text from the target from adding markup, links, code or table cells", () => {
@@ -88,7 +97,7 @@ describe("the Markdown report", () => {
       .split("\n")
       .find((l) => l.startsWith("| valid-basic"))!;
     expect(row).toBe(
-      "| valid-basic | status.no-5xx | server error 500 \\| &lt;script&gt;alert(1)&lt;/script&gt; &#96;x&#96; \\[link\\](http://evil) | spec/openapi.yaml#/paths/~1plants/post/responses |",
+      "| valid-basic | contract | status.no-5xx | server error 500 \\| &lt;script&gt;alert(1)&lt;/script&gt; &#96;x&#96; \\[link\\](http://evil) | spec/openapi.yaml#/paths/~1plants/post/responses |",
     );
     expect(md("a\r\nb|c")).toBe("a b\\|c");
   });

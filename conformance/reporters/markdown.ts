@@ -18,6 +18,7 @@ export const md = (s: string): string =>
     .replace(/[[\]]/g, (c) => `\\${c}`);
 
 const VERDICT = { 0: "PASS", 1: "FAIL", 2: "ERROR: could not judge" } as const;
+const LEVEL_VERDICT = { pass: "PASS", fail: "FAIL", error: "could not judge" } as const;
 
 /** A short summary for `$GITHUB_STEP_SUMMARY` and merge-request comments: verdict, counts, coverage, failing cases. */
 export function markdownReport(summary: RunSummary, results: readonly CaseResult[]): string {
@@ -27,9 +28,13 @@ export function markdownReport(summary: RunSummary, results: readonly CaseResult
     "",
     `Target ${md(s.target)}, spec ${md(shortPath(s.spec))}, seed ${md(s.seed)}, started ${md(s.startedAt)}, ${(s.durationMs / 1000).toFixed(1)} s.`,
     "",
-    "| cases | passed | failed | known deviations | errors | failures | warnings |",
-    "|---|---|---|---|---|---|---|",
-    `| ${s.total} | ${s.passed} | ${s.failed} | ${s.known} | ${s.errors} | ${s.failures} | ${s.warnings} |`,
+    "| cases | passed | failed | known deviations | errors | failures | beyond the contract | notes |",
+    "|---|---|---|---|---|---|---|---|",
+    `| ${s.total} | ${s.passed} | ${s.failed} | ${s.known} | ${s.errors} | ${s.failures} | ${s.warnings} | ${s.notes} |`,
+    "",
+    "| level | verdict | failing cases |",
+    "|---|---|---|",
+    ...s.levels.map((l) => `| ${l.level} | ${LEVEL_VERDICT[l.verdict]} | ${l.failedCases.length} |`),
     "",
     `${md(coverageLine(s.coverage).replace(/^coverage/, "Coverage"))}.`,
   ];
@@ -39,13 +44,13 @@ export function markdownReport(summary: RunSummary, results: readonly CaseResult
   if (s.runError !== undefined) lines.push("", `Could not judge the target: ${md(s.runError)}.`);
   const bad = results.filter((r) => r.outcome === "fail" || r.outcome === "error");
   if (bad.length > 0) {
-    lines.push("", "### Failing cases", "", "| case | check | message | rule |", "|---|---|---|---|");
+    lines.push("", "### Failing cases", "", "| case | level | check | message | rule |", "|---|---|---|---|---|");
     for (const r of bad) {
       const first = r.steps.flatMap((st) => st.findings).find((f) => f.counts);
       lines.push(
         r.outcome === "error" || first === undefined
-          ? `| ${md(r.fixture)} | (could not judge) | ${md(r.error ?? "")} | |`
-          : `| ${md(r.fixture)} | ${md(first.check)} | ${md(first.message)} | ${md(first.rule)} |`,
+          ? `| ${md(r.fixture)} | | (could not judge) | ${md(r.error ?? "")} | |`
+          : `| ${md(r.fixture)} | ${first.level} | ${md(first.check)} | ${md(first.message)} | ${md(first.rule)} |`,
       );
     }
   }

@@ -6,6 +6,8 @@ import {
   createRedactor,
   credentialVariable,
   declaredSchemes,
+  LEVEL_SUMMARIES,
+  LEVELS,
   loadBaseline,
   RUN_DEFAULTS,
   runConformance,
@@ -64,7 +66,10 @@ What to run:
   --save-failures DIR       write each failing generated case as a fixture file into DIR
 
 Verdict and reports:
-  --strict                  warnings count as failures
+  --level NAME[,NAME...]     also judge the rules of a level beyond the contract (the contract always
+                            runs); each level gets its own verdict, a failing one exits 1; repeatable:
+${levelHelp()}
+  --strict                  every level (the union of all of them)
   --baseline FILE           known deviations: reported, but not counted in the exit code
   --write-baseline FILE     write this run's counted and known findings as a baseline
   --report FORMAT=FILE      write a report: json=FILE, junit=FILE or markdown=FILE (for
@@ -84,6 +89,24 @@ Limits:
 Exit codes: 0 no violations; 1 violations found; 2 could not run (bad flag, spec, fixture or
 baseline; target unreachable; a case that could not be judged).`;
 
+/** The levels beyond the contract for --help: each name, then its rule wrapped under it. */
+export function levelHelp(indent = 30, width = 100): string {
+  const lines: string[] = [];
+  for (const level of LEVELS.filter((l) => l !== "contract")) {
+    lines.push(`${" ".repeat(indent)}${level}:`);
+    let line = " ".repeat(indent + 2);
+    for (const word of LEVEL_SUMMARIES[level].split(" ")) {
+      if (line.trim() !== "" && line.length + word.length + 1 > width) {
+        lines.push(line);
+        line = " ".repeat(indent + 2);
+      }
+      line += line.trim() === "" ? word : ` ${word}`;
+    }
+    lines.push(line);
+  }
+  return lines.join("\n");
+}
+
 /** `plantstore conformance`: a thin shell over runConformance and the reporters. */
 export async function conformance(argv: string[], io: Io): Promise<number> {
   // --generate takes an optional count: alone (or before another flag) it means the default, 100.
@@ -102,6 +125,7 @@ export async function conformance(argv: string[], io: Io): Promise<number> {
     unique: { type: "string", multiple: true },
     "max-time": { type: "string" },
     "save-failures": { type: "string" },
+    level: { type: "string", multiple: true },
     strict: { type: "boolean" },
     baseline: { type: "string" },
     "write-baseline": { type: "string" },
@@ -176,6 +200,7 @@ export async function conformance(argv: string[], io: Io): Promise<number> {
             unique,
           },
     noFixtures: values["no-fixtures"] === true || foreign,
+    levels: (values.level ?? []).flatMap((v) => envList(v)),
     strict: values.strict === true,
     evidence: evidenceFlag(values.evidence),
     minCoverage:

@@ -11,7 +11,7 @@ import {
 } from "../../conformance/index.js";
 import { KitError } from "../errors.js";
 import { DEFAULT_SPEC } from "../paths.js";
-import { integerFlag, parseFlags, parseReportFlag } from "./args.js";
+import { envList, integerFlag, parseFlags, parseReportFlag } from "./args.js";
 import type { Io } from "./io.js";
 
 export const PROXY_HELP = `Usage: plantstore proxy --target URL [options]
@@ -35,7 +35,10 @@ Options:
   --timeout MS            the longest the upstream may stay silent: 504 before its answer, the
                           connection cut during it (default ${PROXY_DEFAULTS.timeoutMs})
   --fail-on-client        client violations fail the run too (default: reported, not counted)
-  --strict                server warnings (an undocumented 2xx or 3xx) fail the run too
+  --level NAME[,NAME...]  also count the server's breaches of a level beyond the contract; repeatable
+                          (levels as in \`plantstore conformance --help\`; here documented-statuses
+                          (an undocumented 2xx or 3xx) and http-rfc apply)
+  --strict                every level counts (the union of them all)
   --verbose               also print notes and every exchange
   -h, --help              show this help
 
@@ -59,6 +62,7 @@ export async function proxy(argv: string[], io: Io): Promise<number> {
     "max-body": { type: "string" },
     timeout: { type: "string" },
     "fail-on-client": { type: "boolean" },
+    level: { type: "string", multiple: true },
     strict: { type: "boolean" },
     verbose: { type: "boolean" },
     help: { type: "boolean", short: "h" },
@@ -92,6 +96,7 @@ export async function proxy(argv: string[], io: Io): Promise<number> {
       maxBodyBytes: integerFlag("max-body", values["max-body"], PROXY_DEFAULTS.maxBodyBytes, 0, 2 ** 30),
       timeoutMs: integerFlag("timeout", values.timeout, PROXY_DEFAULTS.timeoutMs, 100, 3_600_000),
       failOnClient: values["fail-on-client"] === true,
+      levels: (values.level ?? []).flatMap((v) => envList(v)),
       strict: values.strict === true,
     },
     (event: ProxyEvent) => onConsole(event),
