@@ -473,7 +473,8 @@ describe("every given secret is masked in every output", () => {
         expect(step.curl).toContain("${PLANTSTORE_");
         expect(step.curl).not.toContain("[REDACTED]");
         const words = await wordsOf(step.curl!, env);
-        const sentIndex = steps.findIndex(([f]) => f === id);
+        // The pre-flight's requests came first; then one request per step, in order (concurrency 1).
+        const sentIndex = server.seen.length - steps.length + steps.findIndex(([f]) => f === id);
         const sent = server.seen[sentIndex]!;
         expect(words[4]).toBe(`${server.url}${sent.url}`);
         const headers = words.flatMap((w, i) => (words[i - 1] === "-H" ? [w] : []));

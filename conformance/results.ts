@@ -103,6 +103,17 @@ export interface RunSummary {
   readonly exitCode: 0 | 1 | 2;
 }
 
+/** One request the pre-flight sent, and what came back. */
+export interface PreflightProbe {
+  readonly operation: string;
+  readonly method: string;
+  readonly url: string;
+  /** undefined: no HTTP answer (a timeout, a reset): nothing is concluded from it. */
+  readonly status: number | undefined;
+  /** Whether it carried the run's valid credentials (the operation requires them). */
+  readonly withCredentials: boolean;
+}
+
 export type RunEvent =
   | {
       readonly type: "run-started";
@@ -110,6 +121,8 @@ export type RunEvent =
       readonly spec: string;
       readonly seed: string;
       readonly total: number;
+      /** The requests sent before any case, to find a wrong token or base path (see preflight.ts). */
+      readonly preflight: readonly PreflightProbe[];
     }
   | { readonly type: "case-finished"; readonly result: CaseResult; readonly index: number; readonly total: number }
   | { readonly type: "run-finished"; readonly summary: RunSummary; readonly results: readonly CaseResult[] };

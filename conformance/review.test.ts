@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -157,22 +157,64 @@ describe("console output cannot be forged by the target", () => {
 });
 
 describe("run-level advice and checks", () => {
-  it("a wrong token is a setup mistake: exit 2, credentials refused, not a failure of the target", async () => {
-    const { summary } = await against(() => undefined, { token: "not-the-right-one" });
-    expect(summary.runError).toContain("credentials refused");
-    expect(summary.exitCode).toBe(2);
+  it("a wrong token is a setup mistake found before any case: exit 2, credentials refused", async () => {
+    const run = against(() => undefined, { token: "not-the-right-one" });
+    await expect(run).rejects.toMatchObject({ code: "PS_CREDENTIALS_REFUSED" });
+    await expect(run).rejects.toThrow(
+      /^credentials refused: pre-flight with valid credentials: POST http:\/\/127\.0\.0\.1:\d+\/plants got 401; is --token \(or --credential\) right for this target\?$/,
+    );
   });
 
   it("the right token under --only 'auth-*' is no setup mistake", async () => {
-    const { summary } = await against(() => undefined, { only: ["auth-*"] });
+    const { summary, results } = await against(() => undefined, { only: ["auth-*"] });
     expect(summary.runError).toBeUndefined();
     expect(summary.exitCode).toBe(0);
+    expect(results.length).toBeGreaterThan(0);
   });
 
-  it("a wrong base path is a setup mistake: every request got 404, exit 2", async () => {
-    const { summary } = await against(() => ({ status: 404, headers: {}, body: "" }));
-    expect(summary.runError).toContain("no documented path found under the target");
-    expect(summary.exitCode).toBe(2);
+  it("a wrong base path is a setup mistake found before any case: every documented path got 404, exit 2", async () => {
+    const run = against(() => ({ status: 404, headers: {}, body: "" }));
+    await expect(run).rejects.toMatchObject({ code: "PS_PATHS_NOT_FOUND" });
+    await expect(run).rejects.toThrow(
+      /^no documented path found under the target: pre-flight: POST \S+\/plants got 404; is the base path of --target right\?$/,
+    );
+  });
+
+  it("a target that serves another API (its own paths answer, the contract's get 404) is a setup mistake", async () => {
+    const other = createServer((req, res) => {
+      if (req.url === "/pets") res.writeHead(200, { "content-type": "application/json" }).end("[]");
+      else res.writeHead(404, { "content-type": "application/json" }).end('{"message":"no route"}');
+    });
+    await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+      const r = await runCli(["conformance", "--target", url], { PLANTSTORE_TOKEN: TOKEN });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(
+        /no documented path found under the target: pre-flight: POST .*\/plants got 404; is the base path/,
+      );
+      expect(r.stderr).toContain("[PS_PATHS_NOT_FOUND]");
+      expect(r.stdout).not.toContain("verdict: FAIL");
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
+    }
+  });
+
+  it("the CLI: a wrong token against a correct server exits 2, never 1, and says why in every report", async () => {
+    const server = await startVariant(contract, () => undefined, [TOKEN]);
+    const dir = tempDir("plantstore-setup-");
+    try {
+      const r = await runCli(["conformance", "--target", server.url, "--report", `json=${join(dir, "r.json")}`], {
+        PLANTSTORE_TOKEN: "not-the-right-one",
+      });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain("credentials refused");
+      expect(r.stderr).toContain("[PS_CREDENTIALS_REFUSED]");
+      expect(r.stderr + r.stdout).not.toContain("not-the-right-one");
+      expect(JSON.parse(readFileSync(join(dir, "r.json"), "utf8")).error.code).toBe("PS_CREDENTIALS_REFUSED");
+    } finally {
+      await server.close();
+    }
   });
 
   it.each([

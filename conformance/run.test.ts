@@ -137,7 +137,8 @@ describe("runConformance", () => {
         only: ["valid-basic"],
       });
       expect(summary.exitCode).toBe(0);
-      expect(seen).toEqual(["/api/v1/plants"]);
+      // The pre-flight's request, then the case's: both under the base path.
+      expect(seen).toEqual(["/api/v1/plants", "/api/v1/plants"]);
     } finally {
       await server.close();
     }

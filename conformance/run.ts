@@ -5,12 +5,13 @@ import { DEFAULT_SPEC, shortPath } from "../src/paths.js";
 import { TimeoutBreaker } from "./breaker.js";
 import { createCaseRunner, guarded } from "./case-runner.js";
 import { computeCoverage } from "./coverage.js";
-import { checkRunCredentials, secretsToMask } from "./credentials.js";
+import { checkRunCredentials, chooseAlternative, secretsToMask } from "./credentials.js";
 import { Random, randomSeed } from "./fresh.js";
 import { runGenerated } from "./generated-run.js";
 import { createHttpClient } from "./http-client.js";
 import { levelsToRun, type Level } from "./levels.js";
 import { RUN_DEFAULTS, type RunOptions } from "./options.js";
+import { preflight } from "./preflight.js";
 import { createRedactor } from "./redact.js";
 import type { CaseResult, RunEvent, RunSummary } from "./results.js";
 import { runOrdered } from "./schedule.js";
@@ -48,9 +49,6 @@ export async function runConformance(
   try {
     const unreachable = await client.probe(base);
     if (unreachable !== undefined) throw new KitError("PS_TARGET_UNREACHABLE", `${target}: ${unreachable.message}`);
-    const { total } = plan;
-    onEvent({ type: "run-started", target, spec: contract.source, seed: seed.toString(), total });
-
     const runCase = createCaseRunner({
       client,
       base,
@@ -62,6 +60,19 @@ export async function runConformance(
       checkFilter: plan.checkFilter,
       evidence: options.evidence ?? "findings",
     });
+    // A wrong token or base path stops the run here, as "could not judge", before any case is judged.
+    const probes = await preflight(
+      contract,
+      [...plan.fixtures.map((f) => f.operation), ...plan.generatedOperations],
+      runCase,
+      {
+        unique: options.generate?.unique ?? ["id"],
+        canAuthorise: (op) => chooseAlternative(op, given) !== undefined,
+      },
+    );
+    const { total } = plan;
+    onEvent({ type: "run-started", target, spec: contract.source, seed: seed.toString(), total, preflight: probes });
+
     const caseFinished = (result: CaseResult, index: number): void =>
       onEvent({ type: "case-finished", result, index, total });
 

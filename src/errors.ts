@@ -10,6 +10,8 @@ export const KIT_ERRORS = {
   PS_FIXTURE_INVALID: "a fixture file is not valid",
   PS_FIXTURE_UNKNOWN_OPERATION: "a fixture names an operation the spec does not have",
   PS_TARGET_UNREACHABLE: "the target could not be reached",
+  PS_PATHS_NOT_FOUND: "no documented path found under the target",
+  PS_CREDENTIALS_REFUSED: "credentials refused",
   PS_FILE_UNREADABLE: "a file named on the command line could not be read",
   PS_REPORT_UNWRITABLE: "a report file could not be written",
   PS_BASELINE_INVALID: "the baseline file is not valid",

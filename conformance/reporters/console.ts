@@ -38,6 +38,12 @@ export function consoleReporter(write: (line: string) => void, options: ConsoleO
       case "run-started":
         write(`Conformance run: ${event.total} cases against ${event.target}`);
         write(dim(`spec ${event.spec}, seed ${event.seed} (replay with --seed ${event.seed})`));
+        for (const p of event.preflight)
+          write(
+            dim(
+              `pre-flight: ${p.method} ${p.url} got ${p.status ?? "no answer"}${p.withCredentials ? " (with credentials)" : ""}`,
+            ),
+          );
         return;
       case "case-finished": {
         const r = event.result;
