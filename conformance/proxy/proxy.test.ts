@@ -164,7 +164,7 @@ describe("the proxy in front of faulty servers", () => {
     }
   });
 
-  it("counts client violations only with failOnClient, and an undocumented 2xx only with strict", async () => {
+  it("counts client violations only with failOnClient, and an undocumented 2xx only at the level documented-statuses (or strict)", async () => {
     const odd = await startVariant(contract, (r, _b, reference) =>
       r.url === "/plants" && reference().status === 200 ? json(201, { name: "x" }) : undefined,
     );
@@ -174,6 +174,8 @@ describe("the proxy in front of faulty servers", () => {
         [{}, 0],
         [{ failOnClient: true }, 1],
         [{ strict: true }, 1],
+        [{ levels: ["documented-statuses"] }, 1],
+        [{ levels: ["http-rfc"] }, 0],
       ] as const) {
         const proxy = await proxyTo(odd.url, [], options);
         await send(`${proxy.url}/plants`, { method: "POST", headers: [...auth, ...jsonType], body: "{}" });
@@ -184,7 +186,9 @@ describe("the proxy in front of faulty servers", () => {
         });
         const { summary, exchanges } = await proxy.stop();
         expect(summary.exitCode, JSON.stringify(options)).toBe(exitCode);
-        expect(exchanges[1]!.findings.map((f) => [f.check, f.severity])).toEqual([["status.undocumented", "warning"]]);
+        expect(exchanges[1]!.findings.map((f) => [f.check, f.severity, f.level])).toEqual([
+          ["status.undocumented", "warning", "documented-statuses"],
+        ]);
       }
     } finally {
       await odd.close();
