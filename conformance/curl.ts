@@ -3,17 +3,23 @@ import { shellQuote } from "../src/shell.js";
 import type { CurlSecret } from "./credentials.js";
 import type { PreparedRequest } from "./fixtures.js";
 import { joinUrl } from "./http-client.js";
+import { WHOLE_TOKEN_BELOW } from "./redact.js";
 
 /**
  * A curl command that sends the same request. The run's token appears as "${PLANTSTORE_TOKEN}" (a
  * credential of its own as "${PLANTSTORE_CREDENTIAL_<NAME>}", near misses rebuilt from those, Basic
  * credentials through base64), so the command can be pasted after exporting them, and no secret
- * itself is printed. `secrets` is the run's token alone, or every secret with its expansion.
+ * itself is printed. `secrets` is the run's token alone, or every secret with its expansion; one
+ * shorter than 8 characters is taken from the environment where it stands as a whole token (`x` in
+ * `Bearer x`, not in `text/plain`), a longer one wherever it occurs. `mask` (a Redactor) masks the
+ * literal parts, before they are quoted: a secret the shell cannot rebuild, or a target's echo of
+ * one in a value it sent back, shows as [REDACTED]; the variables' names are never masked.
  */
 export function curlFor(
   base: URL,
   request: Pick<PreparedRequest, "method" | "path" | "headers" | "body">,
   secrets: string | readonly CurlSecret[],
+  mask: (text: string) => string = (t) => t,
 ): string {
   const list: readonly CurlSecret[] =
     typeof secrets === "string" ? [{ value: secrets, expansion: TOKEN_VAR }] : secrets.filter((s) => s.value !== "");
@@ -21,7 +27,7 @@ export function curlFor(
   // An apiKey in the query: the command takes it from the environment instead, when its form-encoded
   // spelling is the secret itself. Otherwise the shell cannot encode it, and the caller's mask hides it.
   const inQuery = list.filter((s) => new URLSearchParams({ k: s.value }).toString().slice(2) === s.value);
-  const target = withSecrets(url, inQuery) ?? shellQuote(url);
+  const target = withSecrets(url, inQuery, mask) ?? shellQuote(mask(url));
   const parts = ["curl", "-sS", "-i", "-X", request.method, target];
   // Each secret as written, and base64-encoded (as in Basic credentials).
   const forms = [
@@ -33,35 +39,68 @@ export function curlFor(
   ];
   for (const [name, value] of Object.entries(request.headers)) {
     const header = `${name}: ${value}`;
-    parts.push("-H", withSecrets(header, forms) ?? shellQuote(header));
+    parts.push("-H", withSecrets(header, forms, mask) ?? shellQuote(mask(header)));
   }
   if (request.body === undefined) return parts.join(" ");
   const text = request.body.toString("utf8");
-  if (Buffer.from(text, "utf8").equals(request.body)) return [...parts, "--data-binary", shellQuote(text)].join(" ");
-  // Not UTF-8: send the exact bytes through base64.
-  return `printf %s ${request.body.toString("base64")} | base64 -d | ${[...parts, "--data-binary", "@-"].join(" ")}`;
+  if (Buffer.from(text, "utf8").equals(request.body))
+    return [...parts, "--data-binary", shellQuote(mask(text))].join(" ");
+  // Not UTF-8: send the exact bytes through base64 (masked too: base64 carries a long secret's spelling).
+  const encoded = mask(request.body.toString("base64"));
+  return `printf %s ${shellQuote(encoded)} | base64 -d | ${[...parts, "--data-binary", "@-"].join(" ")}`;
 }
 
 /** Braced, so a letter after it cannot extend the variable's name (`${X}t`, not `$Xt`). */
 const TOKEN_VAR = "${PLANTSTORE_TOKEN}";
 
 /**
- * One double-quoted shell word: `text` with every secret (the longest first where they overlap)
- * replaced by its expansion, and everything else literal (`"`, `\`, `` ` `` and `$` escaped), so the
- * shell rebuilds exactly the original text. Undefined when `text` holds no secret.
+ * One double-quoted shell word: `text` with every secret (the longest first where they overlap; a
+ * short one only as a whole token) replaced by its expansion, and everything else literal (masked,
+ * then `"`, `\`, `` ` `` and `$` escaped), so the shell rebuilds exactly the original text unless the
+ * mask hid something. Undefined when `text` holds no secret.
  */
-function withSecrets(text: string, secrets: readonly CurlSecret[]): string | undefined {
+function withSecrets(text: string, secrets: readonly CurlSecret[], mask: (text: string) => string): string | undefined {
   const found = secrets.filter((s) => s.value !== "" && text.includes(s.value));
   if (found.length === 0) return undefined;
   found.sort((a, b) => b.value.length - a.value.length);
   const expansion = new Map(found.map((s) => [s.value, s.expansion]));
-  const pattern = new RegExp(found.map((s) => escapeRegExp(s.value)).join("|"), "g");
-  const literal = (t: string): string => t.replace(/(["\\`$])/g, "\\$1");
+  const pattern = new RegExp(
+    found
+      .map((s) =>
+        [...s.value].length >= WHOLE_TOKEN_BELOW
+          ? escapeRegExp(s.value)
+          : `(?<![A-Za-z0-9])${escapeRegExp(s.value)}(?![A-Za-z0-9])`,
+      )
+      .join("|"),
+    "g",
+  );
+  const literal = (t: string): string => mask(t).replace(/(["\\`$])/g, "\\$1");
   let out = "";
   let last = 0;
   for (const m of text.matchAll(pattern)) {
     out += literal(text.slice(last, m.index)) + expansion.get(m[0])!;
     last = m.index + m[0].length;
   }
+  if (last === 0) return undefined;
   return `"${out}${literal(text.slice(last))}"`;
+}
+
+/**
+ * A command curlFor made, masked again (with secrets it was not masked with): every part but the
+ * expansions of the named variables, so `${PLANTSTORE_TOKEN}` survives a token such as `plant`.
+ */
+export function maskCommand(command: string, mask: (text: string) => string, variables: readonly string[]): string {
+  if (variables.length === 0) return mask(command);
+  const names = variables.map(escapeRegExp).join("|");
+  const expansion = new RegExp(
+    `\\$\\(printf %s "\\$\\{(?:${names})\\}" \\| [^)]*\\)|\\$\\{(?:${names})(?:%\\?)?\\}`,
+    "g",
+  );
+  let out = "";
+  let last = 0;
+  for (const m of command.matchAll(expansion)) {
+    out += mask(command.slice(last, m.index)) + m[0];
+    last = m.index + m[0].length;
+  }
+  return out + mask(command.slice(last));
 }
