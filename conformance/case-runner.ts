@@ -61,7 +61,8 @@ export function createCaseRunner(ctx: CaseContext): CaseRunner {
         // A value from an earlier answer that did not come. When that answer broke the contract, the
         // failure is the verdict; otherwise the case cannot be judged further.
         const broken = steps.some((st) => st.findings.some((f) => f.counts));
-        if (!broken) error = ctx.redact(`step ${s + 1} could not be prepared: ${(e as Error).message}`);
+        // The message names the fixture's own expressions, never a credential: only the net for long secrets.
+        if (!broken) error = ctx.redact.prose(`step ${s + 1} could not be prepared: ${(e as Error).message}`);
         break;
       }
       if (ctx.breaker.open) {
@@ -91,7 +92,7 @@ export function createCaseRunner(ctx: CaseContext): CaseRunner {
       if (!result.ok) {
         // The harness could not reach the target; any other transport failure is the target's (response.received).
         const harnessSide = result.failure.kind === "unreachable" || result.failure.kind === "tls";
-        if (harnessSide) error = ctx.redact(result.failure.message);
+        if (harnessSide) error = ctx.redact.prose(result.failure.message); // its detail was masked by the client
         break; // later steps build on this one
       }
     }
@@ -121,7 +122,7 @@ export function guarded(runCase: CaseRunner, redact: Redactor): CaseRunner {
       operation: fixture.operationId,
       outcome: "error" as const,
       steps: [],
-      error: redact(`the harness failed on this case: ${error instanceof Error ? error.message : String(error)}`),
+      error: `the harness failed on this case: ${redact(error instanceof Error ? error.message : String(error))}`,
       durationMs: 0,
     }));
 }
@@ -166,11 +167,12 @@ function stepResult(
             body: preview(result.response.body, 500, redact),
           }
         : { status: result.response.status },
-    transportFailure: result.ok ? undefined : redact(result.failure.message),
+    // The client masked the failure's detail (the network's words); the net catches a long secret.
+    transportFailure: result.ok ? undefined : redact.prose(result.failure.message),
     durationMs: result.durationMs,
     findings,
     // Reproductions are written for steps that have something to reproduce.
-    curl: findings.some((f) => f.severity !== "note") ? redact(curlFor(base, prepared, reproduce)) : undefined,
+    curl: findings.some((f) => f.severity !== "note") ? curlFor(base, prepared, reproduce, redact) : undefined,
   };
 }
 
@@ -180,6 +182,15 @@ function maskHeaders(h: Readonly<Record<string, string>>, redact: Redactor): Rec
   return out;
 }
 
+/**
+ * The checks masked what they quote of the exchange (ctx.redact); their own words, and the check id
+ * and rule, stay whole. The net masks a long secret again wherever it is.
+ */
 function redactFinding(f: Finding, redact: Redactor): Finding {
-  return { ...f, message: redact(f.message), expected: redact(f.expected), received: redact(f.received) };
+  return {
+    ...f,
+    message: redact.prose(f.message),
+    expected: redact.prose(f.expected),
+    received: redact.prose(f.received),
+  };
 }
