@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { loadContract, type CompiledOperation, type Contract } from "../../src/contract/index.js";
 import { KitError } from "../../src/errors.js";
 import { DEFAULT_SPEC, shortPath } from "../../src/paths.js";
-import { curlFor } from "../curl.js";
+import { curlFor, maskCommand } from "../curl.js";
 import { decode } from "../http-client.js";
 import { parseTarget } from "../target.js";
 import type { Redactor } from "../redact.js";
@@ -242,11 +242,13 @@ function recordExchange(
   }
 
   let notJudged: ExchangeRecord["notJudged"];
-  const unjudged = (kind: NotJudgedKind, message: string) => ({ kind, message: redact(message) });
-  const failureNote = f.failure === undefined ? "" : ` (${f.failure.message})`;
+  // The proxy's own words stay whole; a failure's message (the network's words) is evidence.
+  const unjudged = (kind: NotJudgedKind, message: string) => ({ kind, message: redact.prose(message) });
+  const failure = f.failure === undefined ? undefined : redact(f.failure.message);
+  const failureNote = failure === undefined ? "" : ` (${failure})`;
   if (f.clientGone !== undefined) notJudged = unjudged(cut ? "cut" : "client-gone", cut ? CUT : f.clientGone);
   else if (f.failure?.kind === "unreachable" && !reachableBefore) {
-    notJudged = unjudged("unreachable", `the upstream was never reachable: ${f.failure.message}`);
+    notJudged = unjudged("unreachable", `the upstream was never reachable: ${failure}`);
   } else if (operation === undefined) {
     notJudged = preflight
       ? unjudged("preflight", `a CORS preflight${failureNote}`)
@@ -263,12 +265,12 @@ function recordExchange(
         severity: "failure",
         message,
         expected: "a complete HTTP/1.1 response",
-        received: f.failure.message,
+        received: failure ?? "",
         rule: "RFC 9112 (HTTP/1.1 message syntax)",
       },
     });
   } else if (f.response !== undefined) {
-    const observed = observedBody(f, j.maxBodyBytes);
+    const observed = observedBody(f, j.maxBodyBytes, redact);
     if (observed.failure !== undefined) raw.push({ side: "server", finding: observed.failure });
     else {
       const findings = judgeResponse(
@@ -287,13 +289,14 @@ function recordExchange(
     }
   }
 
+  // The checks masked what they quote of the exchange; the net masks a long secret again wherever it is.
   const findings: ProxyFinding[] = raw.map(({ side, finding }) => {
     const countable = finding.severity === "failure" || (j.strict && finding.severity === "warning");
     return {
       ...finding,
-      message: redact(finding.message),
-      expected: redact(finding.expected),
-      received: redact(finding.received),
+      message: redact.prose(finding.message),
+      expected: redact.prose(finding.expected),
+      received: redact.prose(finding.received),
       side,
       counts: countable && (side === "server" || j.failOnClient),
     };
@@ -318,7 +321,7 @@ function recordExchange(
     server: outcome("server", notJudged === undefined),
     notJudged,
     findings,
-    curl: reproducible ? redact(curlFor(j.upstream.base, replayable(f), secrets.primary)) : undefined,
+    curl: reproducible ? curlFor(j.upstream.base, replayable(f), secrets.primary, redact) : undefined,
   };
 }
 
@@ -364,14 +367,16 @@ function note(message: string, why: string): RawFinding {
 function observedBody(
   f: ForwardedExchange,
   maxBodyBytes: number,
+  redact: Redactor,
 ): { body?: Buffer; why?: string; failure?: RawFinding } {
   if (f.method === "HEAD") return { why: "an answer to HEAD has no content (RFC 9110 section 9.3.2)" };
   if (f.response?.status === 304) return { why: "a 304 has no content (RFC 9110 section 15.4.5)" };
   if (f.responseBody.over) return { why: `${f.responseBody.bytes} bytes, over --max-body` };
   const body = f.responseBody.body() ?? Buffer.alloc(0);
   const coding = (f.response?.headers["content-encoding"] ?? "").trim().toLowerCase();
-  if (!CODINGS.has(coding)) return { why: `Content-Encoding ${JSON.stringify(coding)} is not one the proxy decodes` };
-  const decoded = decode(body, coding, maxBodyBytes);
+  if (!CODINGS.has(coding))
+    return { why: `Content-Encoding ${redact(JSON.stringify(coding))} is not one the proxy decodes` };
+  const decoded = decode(body, coding, maxBodyBytes, redact);
   if (decoded.ok) return { body: decoded.body };
   if (decoded.kind === "too-large") return { why: `the decoded body is over --max-body` };
   return {
@@ -440,7 +445,9 @@ function pathOf(target: string): string {
 
 /**
  * Masks every record's evidence again with every secret seen in the run, so an upstream that echoes
- * one client's token in another's answer cannot carry it out (each record was masked with its own).
+ * one client's token in another's answer cannot carry it out (each record was masked with its own):
+ * the path, what a finding received and the curl command's literal parts (not its variable) as
+ * evidence; the sentences, whose quotes were masked with the record's own secrets, for long secrets.
  */
 function finalMask(records: ExchangeRecord[], redact: Redactor): ExchangeRecord[] {
   return records.map((r) =>
@@ -449,12 +456,13 @@ function finalMask(records: ExchangeRecord[], redact: Redactor): ExchangeRecord[
       : {
           ...r,
           path: redact(r.path),
-          notJudged: r.notJudged === undefined ? undefined : { ...r.notJudged, message: redact(r.notJudged.message) },
-          curl: r.curl === undefined ? undefined : redact(r.curl),
+          notJudged:
+            r.notJudged === undefined ? undefined : { ...r.notJudged, message: redact.prose(r.notJudged.message) },
+          curl: r.curl === undefined ? undefined : maskCommand(r.curl, redact, ["PLANTSTORE_TOKEN"]),
           findings: r.findings.map((x) => ({
             ...x,
-            message: redact(x.message),
-            expected: redact(x.expected),
+            message: redact.prose(x.message),
+            expected: redact.prose(x.expected),
             received: redact(x.received),
           })),
         },
