@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createRedactor, MASK, NO_REDACTION } from "./redact.js";
+import { createRedactor, MASK, maskRequestTarget, NO_REDACTION } from "./redact.js";
 
 describe("createRedactor", () => {
   const token = 'tok"en&<x>/é~!+';
@@ -82,5 +82,19 @@ describe("a secret shorter than 8 characters is masked where it stands as a whol
     expect(createRedactor([""]).prose("Bearer x")).toBe("Bearer x");
     expect(NO_REDACTION("x")).toBe("x");
     expect(NO_REDACTION.prose("x")).toBe("x");
+  });
+});
+
+describe("maskRequestTarget", () => {
+  it("keeps the template's own segments and the query's names, and masks values and other segments", () => {
+    const redact = createRedactor(["plants", "k3y-Long-Secret"]);
+    expect(maskRequestTarget("/plants/plants?plants=plants&api_key=k3y-Long-Secret", redact, "/plants/{id}")).toBe(
+      `/plants/${MASK}?plants=${MASK}&api_key=${MASK}`,
+    );
+    // Without a template (or a path of another shape), every segment is evidence.
+    expect(maskRequestTarget("/plants", redact)).toBe(`/${MASK}`);
+    expect(maskRequestTarget("/plants/1/x", redact, "/plants/{id}")).toBe(`/${MASK}/1/x`);
+    // A long secret is masked in a parameter's name too; a value without a name is a value.
+    expect(maskRequestTarget("/p?k3y-Long-Secret=1&plants", redact)).toBe(`/p?${MASK}=1&${MASK}`);
   });
 });

@@ -116,3 +116,30 @@ export function createRedactor(secrets: readonly string[]): Redactor {
   const longOnly = new Map([...all].filter(([, long]) => long));
   return Object.assign(masker(all), { prose: masker(longOnly) });
 }
+
+/**
+ * A request target (path and query) as evidence: each path segment and each query value masked,
+ * except the contract's own words: the segments `template` (the operation's path template, when the
+ * path has its shape) writes literally, and the query's parameter names (masked for long secrets
+ * only). A short token that happens to be a path's word (`plants`) does not hide the path.
+ */
+export function maskRequestTarget(target: string, redact: Redactor, template?: string): string {
+  const q = target.indexOf("?");
+  const path = q < 0 ? target : target.slice(0, q);
+  const segments = path.split("/");
+  const literal = template?.split("/");
+  const shape = literal !== undefined && literal.length === segments.length;
+  const shownPath = segments
+    .map((s, i) => (shape && !literal[i]!.includes("{") && literal[i] === s ? s : redact(s)))
+    .join("/");
+  if (q < 0) return shownPath;
+  const query = target
+    .slice(q + 1)
+    .split("&")
+    .map((pair) => {
+      const eq = pair.indexOf("=");
+      return eq < 0 ? redact(pair) : `${redact.prose(pair.slice(0, eq))}=${redact(pair.slice(eq + 1))}`;
+    })
+    .join("&");
+  return `${shownPath}?${query}`;
+}
