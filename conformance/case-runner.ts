@@ -1,3 +1,4 @@
+import type { CompiledOperation } from "../src/contract/index.js";
 import type { TimeoutBreaker } from "./breaker.js";
 import { judge, preview, type CheckId, type Finding } from "./checks.js";
 import { curlSecrets, type CurlSecret } from "./credentials.js";
@@ -12,7 +13,7 @@ import {
 } from "./fixtures.js";
 import type { Random } from "./fresh.js";
 import { joinUrl, type ExchangeResult, type HttpClient } from "./http-client.js";
-import type { Redactor } from "./redact.js";
+import { maskRequestTarget, type Redactor } from "./redact.js";
 import type { CaseResult, ReportedFinding, StepResult } from "./results.js";
 import { caseOutcome, type Classify } from "./verdict.js";
 
@@ -68,7 +69,7 @@ export function createCaseRunner(ctx: CaseContext): CaseRunner {
       if (ctx.breaker.open) {
         // Not judged: nothing was sent, so there is no evidence for or against the target.
         const result = ctx.breaker.notSent();
-        steps.push(stepResult(ctx, operation.operationId, s, prepared, result, [], reproduce));
+        steps.push(stepResult(ctx, operation, s, prepared, result, [], reproduce));
         error = result.failure.message;
         break;
       }
@@ -76,7 +77,7 @@ export function createCaseRunner(ctx: CaseContext): CaseRunner {
       ctx.breaker.record(result);
       if (result.ok && CAPACITY.has(result.response.status)) {
         // Limits and quotas are not shown by the contract: a refusal for capacity is not judged.
-        steps.push(stepResult(ctx, operation.operationId, s, prepared, result, [], reproduce));
+        steps.push(stepResult(ctx, operation, s, prepared, result, [], reproduce));
         const advice = "lower --concurrency, or give the target room";
         error = `the target refused for capacity (${result.response.status}); the case could not be judged: ${advice}`;
         break;
@@ -88,7 +89,7 @@ export function createCaseRunner(ctx: CaseContext): CaseRunner {
       );
       statuses.push(result.ok ? result.response.status : undefined);
       earlier.push({ request: prepared, response: result.ok ? result.response : undefined });
-      steps.push(stepResult(ctx, operation.operationId, s, prepared, result, findings, reproduce));
+      steps.push(stepResult(ctx, operation, s, prepared, result, findings, reproduce));
       if (!result.ok) {
         // The harness could not reach the target; any other transport failure is the target's (response.received).
         const harnessSide = result.failure.kind === "unreachable" || result.failure.kind === "tls";
@@ -129,7 +130,7 @@ export function guarded(runCase: CaseRunner, redact: Redactor): CaseRunner {
 
 function stepResult(
   ctx: CaseContext,
-  operation: string,
+  operation: CompiledOperation,
   index: number,
   prepared: PreparedRequest,
   result: ExchangeResult,
@@ -137,7 +138,8 @@ function stepResult(
   reproduce: readonly CurlSecret[],
 ): StepResult {
   const { base, redact } = ctx;
-  const url = redact(joinUrl(base, prepared.path));
+  // The target as the run shows it, then the path and query: the contract's own words stay whole.
+  const url = redact(joinUrl(base, "")) + maskRequestTarget(prepared.path, redact, operation.pathTemplate);
   const failed = !result.ok || findings.length > 0;
   // Masking and previewing every passing step's headers and bodies was a third of the harness's own
   // time per exchange; they are evidence, so they are made where there is something to show.
@@ -148,7 +150,7 @@ function stepResult(
   };
   return {
     index,
-    operation,
+    operation: operation.operationId,
     request: evidence
       ? {
           method: prepared.method,
@@ -172,7 +174,9 @@ function stepResult(
     durationMs: result.durationMs,
     findings,
     // Reproductions are written for steps that have something to reproduce.
-    curl: findings.some((f) => f.severity !== "note") ? curlFor(base, prepared, reproduce, redact) : undefined,
+    curl: findings.some((f) => f.severity !== "note")
+      ? curlFor(base, prepared, reproduce, redact, operation.pathTemplate)
+      : undefined,
   };
 }
 

@@ -87,4 +87,15 @@ describe("curlFor: a command the shell turns back into the same request, the tok
     const words = await wordsOf(command, token);
     expect(words[4]).toBe("http://127.0.0.1:9/api/plants?api_key=plant");
   });
+
+  it("keeps the path's words the operation's template writes literally, even when they are a short token", async () => {
+    const request = { method: "GET", path: "/x/items/x?api_key=x&x=1", headers: {}, body: undefined };
+    const redact = createRedactor(["x"]);
+    // The second x is a value (an id): where it stands as the token, the shell rebuilds it from the variable.
+    expect(curlFor(base, request, "x", redact, "/x/items/{id}")).toBe(
+      'curl -sS -i -X GET "http://127.0.0.1:9/api/x/items/${PLANTSTORE_TOKEN}?api_key=${PLANTSTORE_TOKEN}&x=1"',
+    );
+    const words = await wordsOf(curlFor(base, request, "x", redact, "/x/items/{id}"), "x");
+    expect(words[4]).toBe("http://127.0.0.1:9/api/x/items/x?api_key=x&x=1");
+  });
 });

@@ -12,23 +12,24 @@ import { WHOLE_TOKEN_BELOW } from "./redact.js";
  * itself is printed. `secrets` is the run's token alone, or every secret with its expansion; one
  * shorter than 8 characters is taken from the environment where it stands as a whole token (`x` in
  * `Bearer x`, not in `text/plain`), a longer one wherever it occurs. `mask` (a Redactor) masks the
- * literal parts, before they are quoted: a secret the shell cannot rebuild, or a target's echo of
- * one in a value it sent back, shows as [REDACTED]; the variables' names are never masked.
+ * literal parts before they are quoted, so a secret the shell cannot rebuild, or a target's echo of
+ * one in a value it sent back, shows as [REDACTED]; never the variables' names, the method, the
+ * query's parameter names or the path's segments that `template` (the operation's path template)
+ * writes literally.
  */
 export function curlFor(
   base: URL,
   request: Pick<PreparedRequest, "method" | "path" | "headers" | "body">,
   secrets: string | readonly CurlSecret[],
   mask: (text: string) => string = (t) => t,
+  template?: string,
 ): string {
   const list: readonly CurlSecret[] =
     typeof secrets === "string" ? [{ value: secrets, expansion: TOKEN_VAR }] : secrets.filter((s) => s.value !== "");
-  const url = joinUrl(base, request.path);
   // An apiKey in the query: the command takes it from the environment instead, when its form-encoded
-  // spelling is the secret itself. Otherwise the shell cannot encode it, and the caller's mask hides it.
-  const inQuery = list.filter((s) => new URLSearchParams({ k: s.value }).toString().slice(2) === s.value);
-  const target = withSecrets(url, inQuery, mask) ?? shellQuote(mask(url));
-  const parts = ["curl", "-sS", "-i", "-X", request.method, target];
+  // spelling is the secret itself. Otherwise the shell cannot encode it, and the mask hides it.
+  const inUrl = list.filter((s) => new URLSearchParams({ k: s.value }).toString().slice(2) === s.value);
+  const parts = ["curl", "-sS", "-i", "-X", request.method, word(urlPieces(base, request.path, inUrl, template), mask)];
   // Each secret as written, and base64-encoded (as in Basic credentials).
   const forms = [
     ...list,
@@ -37,10 +38,8 @@ export function curlFor(
       expansion: `$(printf %s "${s.expansion}" | base64)`,
     })),
   ];
-  for (const [name, value] of Object.entries(request.headers)) {
-    const header = `${name}: ${value}`;
-    parts.push("-H", withSecrets(header, forms, mask) ?? shellQuote(mask(header)));
-  }
+  for (const [name, value] of Object.entries(request.headers))
+    parts.push("-H", word(withSecrets(`${name}: ${value}`, forms), mask));
   if (request.body === undefined) return parts.join(" ");
   const text = request.body.toString("utf8");
   if (Buffer.from(text, "utf8").equals(request.body))
@@ -53,15 +52,57 @@ export function curlFor(
 /** Braced, so a letter after it cannot extend the variable's name (`${X}t`, not `$Xt`). */
 const TOKEN_VAR = "${PLANTSTORE_TOKEN}";
 
+/** A part of a shell word: text to mask, text kept as it is, or a variable's expansion. */
+type Piece = { readonly mask: string } | { readonly keep: string } | { readonly expansion: string };
+
 /**
- * One double-quoted shell word: `text` with every secret (the longest first where they overlap; a
- * short one only as a whole token) replaced by its expansion, and everything else literal (masked,
- * then `"`, `\`, `` ` `` and `$` escaped), so the shell rebuilds exactly the original text unless the
- * mask hid something. Undefined when `text` holds no secret.
+ * One shell word from its pieces: single-quoted when no variable is expanded, else double-quoted
+ * with the literal text's `"`, `\`, `` ` `` and `$` escaped, so the shell rebuilds exactly the
+ * original text unless the mask hid something.
  */
-function withSecrets(text: string, secrets: readonly CurlSecret[], mask: (text: string) => string): string | undefined {
+function word(pieces: readonly Piece[], mask: (text: string) => string): string {
+  const text = (p: Piece): string => ("mask" in p ? mask(p.mask) : "keep" in p ? p.keep : p.expansion);
+  if (!pieces.some((p) => "expansion" in p)) return shellQuote(pieces.map(text).join(""));
+  const escaped = pieces.map((p) => ("expansion" in p ? p.expansion : text(p).replace(/(["\\`$])/g, "\\$1")));
+  return `"${escaped.join("")}"`;
+}
+
+/**
+ * The URL's pieces: the target as given (masked), the path's segments (those of the template kept,
+ * the others masked, a secret in them expanded), the query's names kept and its values masked or
+ * expanded.
+ */
+function urlPieces(base: URL, target: string, secrets: readonly CurlSecret[], template?: string): Piece[] {
+  const pieces: Piece[] = [{ mask: joinUrl(base, "") }];
+  const q = target.indexOf("?");
+  const segments = (q < 0 ? target : target.slice(0, q)).split("/");
+  const literal = template?.split("/");
+  segments.forEach((segment, i) => {
+    if (i > 0) pieces.push({ keep: "/" });
+    const kept = literal?.length === segments.length && !literal[i]!.includes("{") && literal[i] === segment;
+    pieces.push(...(kept ? [{ keep: segment }] : withSecrets(segment, secrets)));
+  });
+  if (q < 0) return pieces;
+  pieces.push({ keep: "?" });
+  target
+    .slice(q + 1)
+    .split("&")
+    .forEach((pair, i) => {
+      if (i > 0) pieces.push({ keep: "&" });
+      const eq = pair.indexOf("=");
+      if (eq >= 0) pieces.push({ keep: pair.slice(0, eq + 1) });
+      pieces.push(...withSecrets(pair.slice(eq + 1), secrets));
+    });
+  return pieces;
+}
+
+/**
+ * `text` as pieces: every secret (the longest first where they overlap; a short one only as a whole
+ * token) as its expansion, the rest to mask.
+ */
+function withSecrets(text: string, secrets: readonly CurlSecret[]): Piece[] {
   const found = secrets.filter((s) => s.value !== "" && text.includes(s.value));
-  if (found.length === 0) return undefined;
+  if (found.length === 0) return [{ mask: text }];
   found.sort((a, b) => b.value.length - a.value.length);
   const expansion = new Map(found.map((s) => [s.value, s.expansion]));
   const pattern = new RegExp(
@@ -74,15 +115,14 @@ function withSecrets(text: string, secrets: readonly CurlSecret[], mask: (text: 
       .join("|"),
     "g",
   );
-  const literal = (t: string): string => mask(t).replace(/(["\\`$])/g, "\\$1");
-  let out = "";
+  const pieces: Piece[] = [];
   let last = 0;
   for (const m of text.matchAll(pattern)) {
-    out += literal(text.slice(last, m.index)) + expansion.get(m[0])!;
+    pieces.push({ mask: text.slice(last, m.index) }, { expansion: expansion.get(m[0])! });
     last = m.index + m[0].length;
   }
-  if (last === 0) return undefined;
-  return `"${out}${literal(text.slice(last))}"`;
+  pieces.push({ mask: text.slice(last) });
+  return pieces;
 }
 
 /**

@@ -6,7 +6,7 @@ import { DEFAULT_SPEC, shortPath } from "../../src/paths.js";
 import { curlFor, maskCommand } from "../curl.js";
 import { decode } from "../http-client.js";
 import { parseTarget } from "../target.js";
-import type { Redactor } from "../redact.js";
+import { maskRequestTarget, type Redactor } from "../redact.js";
 import { createUpstream, forwardExchange, type ForwardedExchange, type Upstream } from "./forward.js";
 import { judgeRequest, judgeResponse, type RawFinding } from "./judge-exchange.js";
 import { credentialPlaces, SecretBook, secretsOf, type CredentialPlaces } from "./secrets.js";
@@ -153,6 +153,7 @@ export async function startProxy(
       const exchanges = finalMask(
         [...records].sort((a, b) => a.index - b.index),
         book.redactor(),
+        contract,
       );
       const summary = summarise(exchanges, {
         target: targetShown,
@@ -310,7 +311,7 @@ function recordExchange(
     index,
     startedAt,
     method: f.method,
-    path: redact(f.target),
+    path: maskRequestTarget(f.target, redact, operation?.pathTemplate),
     operation: operation?.operationId,
     status,
     answeredBy: f.answeredWith !== undefined ? "proxy" : f.response !== undefined ? "upstream" : "nobody",
@@ -321,7 +322,9 @@ function recordExchange(
     server: outcome("server", notJudged === undefined),
     notJudged,
     findings,
-    curl: reproducible ? curlFor(j.upstream.base, replayable(f), secrets.primary, redact) : undefined,
+    curl: reproducible
+      ? curlFor(j.upstream.base, replayable(f), secrets.primary, redact, operation?.pathTemplate)
+      : undefined,
   };
 }
 
@@ -446,19 +449,24 @@ function pathOf(target: string): string {
 /**
  * Masks every record's evidence again with every secret seen in the run, so an upstream that echoes
  * one client's token in another's answer cannot carry it out (each record was masked with its own):
- * the path, what a finding received and the curl command's literal parts (not its variable) as
- * evidence; the sentences, whose quotes were masked with the record's own secrets, for long secrets.
+ * the path (but its operation's own words) and what a finding received as evidence; the sentences,
+ * whose quotes were masked with the record's own secrets, and the curl command (a request, which
+ * holds another client's secret only if this client sent it) for long secrets, its variable kept.
  */
-function finalMask(records: ExchangeRecord[], redact: Redactor): ExchangeRecord[] {
+function finalMask(records: ExchangeRecord[], redact: Redactor, contract: Contract): ExchangeRecord[] {
   return records.map((r) =>
     r.findings.length === 0 && r.curl === undefined
       ? r
       : {
           ...r,
-          path: redact(r.path),
+          path: maskRequestTarget(
+            r.path,
+            redact,
+            r.operation === undefined ? undefined : contract.operation(r.operation)?.pathTemplate,
+          ),
           notJudged:
             r.notJudged === undefined ? undefined : { ...r.notJudged, message: redact.prose(r.notJudged.message) },
-          curl: r.curl === undefined ? undefined : maskCommand(r.curl, redact, ["PLANTSTORE_TOKEN"]),
+          curl: r.curl === undefined ? undefined : maskCommand(r.curl, redact.prose, ["PLANTSTORE_TOKEN"]),
           findings: r.findings.map((x) => ({
             ...x,
             message: redact.prose(x.message),
