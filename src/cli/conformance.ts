@@ -124,7 +124,7 @@ export async function conformance(argv: string[], io: Io): Promise<number> {
   // An empty token is none: a run needs one only when an operation it runs requires credentials.
   const token = (values.token ?? io.env.PLANTSTORE_TOKEN) || undefined;
   const flagged = credentialFlags(values.credential ?? []);
-  // Every PLANTSTORE_CREDENTIAL_* value is masked, whether the spec has a scheme for it or not.
+  // Every PLANTSTORE_CREDENTIAL_* value is masked in the run's evidence, whether the spec has a scheme for it or not.
   const fromEnv = Object.entries(io.env).filter(
     (e): e is [string, string] => e[0].startsWith("PLANTSTORE_CREDENTIAL_") && typeof e[1] === "string" && e[1] !== "",
   );
@@ -193,7 +193,6 @@ export async function conformance(argv: string[], io: Io): Promise<number> {
     ),
     caFile: values.ca,
     insecure: values.insecure === true,
-    // Every PLANTSTORE_CREDENTIAL_* value is masked in the evidence, whether the spec has a scheme for it or not.
     mask: fromEnv.map((e) => e[1]),
   });
 
