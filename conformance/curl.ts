@@ -3,7 +3,7 @@ import { shellQuote } from "../src/shell.js";
 import type { CurlSecret } from "./credentials.js";
 import type { PreparedRequest } from "./fixtures.js";
 import { joinUrl } from "./http-client.js";
-import { WHOLE_TOKEN_BELOW } from "./redact.js";
+import { occurrence, WHOLE_TOKEN_BELOW } from "./redact.js";
 
 /**
  * A curl command that sends the same request. The run's token appears as "${PLANTSTORE_TOKEN}" (a
@@ -106,13 +106,7 @@ function withSecrets(text: string, secrets: readonly CurlSecret[]): Piece[] {
   found.sort((a, b) => b.value.length - a.value.length);
   const expansion = new Map(found.map((s) => [s.value, s.expansion]));
   const pattern = new RegExp(
-    found
-      .map((s) =>
-        [...s.value].length >= WHOLE_TOKEN_BELOW
-          ? escapeRegExp(s.value)
-          : `(?<![A-Za-z0-9])${escapeRegExp(s.value)}(?![A-Za-z0-9])`,
-      )
-      .join("|"),
+    found.map((s) => occurrence(s.value, [...s.value].length >= WHOLE_TOKEN_BELOW)).join("|"),
     "g",
   );
   const pieces: Piece[] = [];

@@ -83,14 +83,18 @@ function spellings(s: string, long: boolean): string[] {
   return [...forms];
 }
 
-/** Whole-token bounds: no letter or digit right before or after. */
-const wholeToken = (form: string): string => `(?<![A-Za-z0-9])${escapeRegExp(form)}(?![A-Za-z0-9])`;
+/**
+ * A regular expression's source for where `text` counts: anywhere when `long`, else only as a whole
+ * token (no letter or digit right before or after).
+ */
+export const occurrence = (text: string, long: boolean): string =>
+  long ? escapeRegExp(text) : `(?<![A-Za-z0-9])${escapeRegExp(text)}(?![A-Za-z0-9])`;
 
 /** One pass over a text; the longest form first wins where forms overlap. */
 function masker(forms: ReadonlyMap<string, boolean>): (text: string) => string {
   if (forms.size === 0) return identity;
   const ordered = [...forms].sort((a, b) => b[0].length - a[0].length);
-  const pattern = new RegExp(ordered.map(([f, long]) => (long ? escapeRegExp(f) : wholeToken(f))).join("|"), "g");
+  const pattern = new RegExp(ordered.map(([f, long]) => occurrence(f, long)).join("|"), "g");
   return (text) => {
     pattern.lastIndex = 0;
     if (!pattern.test(text)) return text;
