@@ -1,3 +1,4 @@
+import type { CompiledOperation } from "../src/contract/index.js";
 import type { TimeoutBreaker } from "./breaker.js";
 import { judge, preview, type CheckId, type Finding } from "./checks.js";
 import { curlSecrets, type CurlSecret } from "./credentials.js";
@@ -12,7 +13,7 @@ import {
 } from "./fixtures.js";
 import type { Random } from "./fresh.js";
 import { joinUrl, type ExchangeResult, type HttpClient } from "./http-client.js";
-import type { Redactor } from "./redact.js";
+import { maskRequestTarget, type Redactor } from "./redact.js";
 import type { CaseResult, ReportedFinding, StepResult } from "./results.js";
 import { caseOutcome } from "./outcome.js";
 import type { Classify } from "./verdict.js";
@@ -62,13 +63,14 @@ export function createCaseRunner(ctx: CaseContext): CaseRunner {
         // A value from an earlier answer that did not come. When that answer broke the contract, the
         // failure is the verdict; otherwise the case cannot be judged further.
         const broken = steps.some((st) => st.findings.some((f) => f.counts));
-        if (!broken) error = ctx.redact(`step ${s + 1} could not be prepared: ${(e as Error).message}`);
+        // The message names the fixture's own expressions, never a credential: only the net for long secrets.
+        if (!broken) error = ctx.redact.prose(`step ${s + 1} could not be prepared: ${(e as Error).message}`);
         break;
       }
       if (ctx.breaker.open) {
         // Not judged: nothing was sent, so there is no evidence for or against the target.
         const result = ctx.breaker.notSent();
-        steps.push(stepResult(ctx, operation.operationId, s, prepared, result, [], reproduce));
+        steps.push(stepResult(ctx, operation, s, prepared, result, [], reproduce));
         error = result.failure.message;
         break;
       }
@@ -76,7 +78,7 @@ export function createCaseRunner(ctx: CaseContext): CaseRunner {
       ctx.breaker.record(result);
       if (result.ok && CAPACITY.has(result.response.status)) {
         // Limits and quotas are not shown by the contract: a refusal for capacity is not judged.
-        steps.push(stepResult(ctx, operation.operationId, s, prepared, result, [], reproduce));
+        steps.push(stepResult(ctx, operation, s, prepared, result, [], reproduce));
         const advice = "lower --concurrency, or give the target room";
         error = `the target refused for capacity (${result.response.status}); the case could not be judged: ${advice}`;
         break;
@@ -88,11 +90,11 @@ export function createCaseRunner(ctx: CaseContext): CaseRunner {
       );
       statuses.push(result.ok ? result.response.status : undefined);
       earlier.push({ request: prepared, response: result.ok ? result.response : undefined });
-      steps.push(stepResult(ctx, operation.operationId, s, prepared, result, findings, reproduce));
+      steps.push(stepResult(ctx, operation, s, prepared, result, findings, reproduce));
       if (!result.ok) {
         // The harness could not reach the target; any other transport failure is the target's (response.received).
         const harnessSide = result.failure.kind === "unreachable" || result.failure.kind === "tls";
-        if (harnessSide) error = ctx.redact(result.failure.message);
+        if (harnessSide) error = ctx.redact.prose(result.failure.message); // its detail was masked by the client
         break; // later steps build on this one
       }
     }
@@ -122,14 +124,14 @@ export function guarded(runCase: CaseRunner, redact: Redactor): CaseRunner {
       operation: fixture.operationId,
       outcome: "error" as const,
       steps: [],
-      error: redact(`the harness failed on this case: ${error instanceof Error ? error.message : String(error)}`),
+      error: `the harness failed on this case: ${redact(error instanceof Error ? error.message : String(error))}`,
       durationMs: 0,
     }));
 }
 
 function stepResult(
   ctx: CaseContext,
-  operation: string,
+  operation: CompiledOperation,
   index: number,
   prepared: PreparedRequest,
   result: ExchangeResult,
@@ -137,7 +139,8 @@ function stepResult(
   reproduce: readonly CurlSecret[],
 ): StepResult {
   const { base, redact } = ctx;
-  const url = redact(joinUrl(base, prepared.path));
+  // The target as the run shows it, then the path and query: the contract's own words stay whole.
+  const url = redact(joinUrl(base, "")) + maskRequestTarget(prepared.path, redact, operation.pathTemplate);
   const failed = !result.ok || findings.length > 0;
   // Masking and previewing every passing step's headers and bodies was a third of the harness's own
   // time per exchange; they are evidence, so they are made where there is something to show.
@@ -148,7 +151,7 @@ function stepResult(
   };
   return {
     index,
-    operation,
+    operation: operation.operationId,
     request: evidence
       ? {
           method: prepared.method,
@@ -167,11 +170,14 @@ function stepResult(
             body: preview(result.response.body, 500, redact),
           }
         : { status: result.response.status },
-    transportFailure: result.ok ? undefined : redact(result.failure.message),
+    // The client masked the failure's detail (the network's words); the net catches a long secret.
+    transportFailure: result.ok ? undefined : redact.prose(result.failure.message),
     durationMs: result.durationMs,
     findings,
     // Reproductions are written for steps that have something to reproduce.
-    curl: findings.some((f) => f.severity !== "note") ? redact(curlFor(base, prepared, reproduce)) : undefined,
+    curl: findings.some((f) => f.severity !== "note")
+      ? curlFor(base, prepared, reproduce, redact, operation.pathTemplate)
+      : undefined,
   };
 }
 
@@ -181,6 +187,15 @@ function maskHeaders(h: Readonly<Record<string, string>>, redact: Redactor): Rec
   return out;
 }
 
+/**
+ * The checks masked what they quote of the exchange (ctx.redact); their own words, and the check id
+ * and rule, stay whole. The net masks a long secret again wherever it is.
+ */
 function redactFinding(f: Finding, redact: Redactor): Finding {
-  return { ...f, message: redact(f.message), expected: redact(f.expected), received: redact(f.received) };
+  return {
+    ...f,
+    message: redact.prose(f.message),
+    expected: redact.prose(f.expected),
+    received: redact.prose(f.received),
+  };
 }

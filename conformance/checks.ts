@@ -25,7 +25,11 @@ export interface Finding {
 
 export interface CheckContext {
   readonly operation: CompiledOperation;
-  /** Masks secrets in evidence; applied before evidence is shortened, so no part of a secret survives. */
+  /**
+   * Masks secrets in evidence (a Redactor): applied to what the target sent (bodies, header values, a
+   * Content-Type, the contract's descriptions of what is wrong with them) where a finding quotes it,
+   * before evidence is shortened, so no part of a secret survives; the checks' own words are not masked.
+   */
   readonly redact?: (text: string) => string;
   /** The spec's location, to prefix JSON pointers in rules. */
   readonly specSource: string;
@@ -66,6 +70,8 @@ export interface Check {
 }
 
 const ref = (ctx: CheckContext, pointer: string): string => `${ctx.specSource}#${pointer}`;
+/** Masks evidence a finding quotes. */
+const masked = (ctx: CheckContext, text: string): string => (ctx.redact === undefined ? text : ctx.redact(text));
 const statusOf = (ctx: CheckContext): number | undefined => (ctx.result.ok ? ctx.result.response.status : undefined);
 const classOf = (status: number): number => Math.floor(status / 100);
 /** A finding as data; generic in its check id, so the proxy's own ids (client side, notes) use it too. */
@@ -94,7 +100,8 @@ function received(ctx: CheckContext): string {
   if (!ctx.result.ok) return ctx.result.failure.message;
   const r = ctx.result.response;
   const body = r.body.length === 0 ? "" : `: ${preview(r.body, 200, ctx.redact)}`;
-  return `${r.status}${r.headers["content-type"] === undefined ? "" : ` ${r.headers["content-type"]}`}${body}`;
+  const type = r.headers["content-type"];
+  return `${r.status}${type === undefined ? "" : ` ${masked(ctx, type)}`}${body}`;
 }
 
 export const CHECKS: readonly Check[] = [
@@ -140,9 +147,15 @@ export const CHECKS: readonly Check[] = [
       const answer = ctx.answer;
       if (answer?.ok !== false || answer.reason !== "media-type") return [];
       const documented = [...answer.response.content.keys()].join(" or ");
-      const received = answer.contentType ?? "(no Content-Type)";
+      const received = answer.contentType === undefined ? "(no Content-Type)" : masked(ctx, answer.contentType);
       const rule = ref(ctx, `${answer.response.pointer}/content`);
-      return [finding("response.media-type", "failure", answer.detail, documented, received, rule)];
+      // The contract's sentence ends with the Content-Type the target sent: that part is evidence.
+      const type = answer.contentType;
+      const detail =
+        type !== undefined && answer.detail.endsWith(type)
+          ? answer.detail.slice(0, answer.detail.length - type.length) + masked(ctx, type)
+          : masked(ctx, answer.detail);
+      return [finding("response.media-type", "failure", detail, documented, received, rule)];
     },
   },
   {
@@ -151,7 +164,7 @@ export const CHECKS: readonly Check[] = [
     run(ctx) {
       const answer = ctx.answer;
       if (!ctx.result.ok || answer?.ok !== false || (answer.reason !== "utf-8" && answer.reason !== "json")) return [];
-      const message = `the body is not JSON: ${answer.reason === "utf-8" ? "not UTF-8" : answer.syntax}`;
+      const message = `the body is not JSON: ${answer.reason === "utf-8" ? "not UTF-8" : masked(ctx, answer.syntax)}`;
       const evidence = preview(ctx.result.response.body, 500, ctx.redact);
       return [finding("response.json", "failure", message, "a JSON body", evidence, ref(ctx, answer.entry.pointer))];
     },
@@ -165,7 +178,9 @@ export const CHECKS: readonly Check[] = [
       const { status, body } = ctx.result.response;
       const evidence = preview(body, 500, ctx.redact);
       const rule = ref(ctx, `${answer.entry.pointer}/schema`);
-      const message = (v: Violation): string => `the ${status} body breaks its schema: ${describeViolation(v)}`;
+      // A violation's location names the body's own keys (evidence); its message is the schema's rule.
+      const message = (v: Violation): string =>
+        `the ${status} body breaks its schema: ${describeViolation({ ...v, location: masked(ctx, v.location) })}`;
       return answer.violations.map((v) => finding("response.schema", "failure", message(v), v.message, evidence, rule));
     },
   },
@@ -358,9 +373,9 @@ export const CHECKS: readonly Check[] = [
         finding(
           "response.headers",
           "failure",
-          p.detail,
+          masked(ctx, p.detail),
           p.header.required ? `a ${p.header.name} header valid by its schema` : `a valid ${p.header.name} header`,
-          p.received === undefined ? `no ${p.header.name} header` : `${p.header.name}: ${p.received}`,
+          p.received === undefined ? `no ${p.header.name} header` : `${p.header.name}: ${masked(ctx, p.received)}`,
           ref(ctx, p.header.pointer),
         ),
       );

@@ -332,7 +332,8 @@ function givenSecrets(run: Omit<RunCredentials, "wrongToken">): string[] {
 /**
  * Every secret the outputs must mask: each given credential; for `user:password`, the password;
  * and each near miss of them (a near miss shows all but one character of the credential). The
- * redactor masks each in its encodings too (base64 of `user:password` included).
+ * redactor masks each in its encodings too (base64 of `user:password` included); one shorter than
+ * 8 characters only where it stands as a whole token.
  */
 export function secretsToMask(run: Omit<RunCredentials, "wrongToken">): string[] {
   const out = new Set<string>();
@@ -340,11 +341,11 @@ export function secretsToMask(run: Omit<RunCredentials, "wrongToken">): string[]
     out.add(secret);
     const colon = secret.indexOf(":");
     if (colon >= 0 && colon < secret.length - 1) out.add(secret.slice(colon + 1));
-    // Short near misses would mask common text; the secret itself is masked at any length.
+    // A near miss is a credential the harness sends: masked at any length (a short one as a whole token).
     for (const kind of NEAR_MISS_KINDS)
       for (const basic of [false, true]) {
         const near = nearMiss(secret, kind, basic);
-        if (near.length >= 4) out.add(near);
+        if (near !== "") out.add(near);
       }
   }
   return [...out];
@@ -378,7 +379,7 @@ export function curlSecrets(run: Omit<RunCredentials, "wrongToken">): CurlSecret
         ? { value: value.toUpperCase(), expansion: `$(printf %s "${v}" | tr a-z A-Z)` }
         : { value: value.toLowerCase(), expansion: `$(printf %s "${v}" | tr A-Z a-z)` },
     ];
-    for (const d of derived) if (d.value.length >= 4 && d.value !== value) out.push(d);
+    for (const d of derived) if (d.value !== "" && d.value !== value) out.push(d);
   };
   add(run.token, "PLANTSTORE_TOKEN");
   for (const [name, value] of Object.entries(run.credentials ?? {})) add(value, credentialVariable(name));

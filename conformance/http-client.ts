@@ -16,6 +16,11 @@ export interface ClientOptions {
   readonly caFile?: string;
   /** Accept any certificate (private test servers only). */
   readonly insecure?: boolean;
+  /**
+   * Masks the parts of a failure's message that come from the network (the error's own text, a
+   * Content-Encoding): a Redactor. The message's own words are not masked.
+   */
+  readonly mask?: (text: string) => string;
 }
 
 export interface ReceivedResponse {
@@ -46,6 +51,7 @@ export interface HttpClient {
 
 /** An undici client with every bound a broken target could break: time, size, redirects (none). */
 export function createHttpClient(options: ClientOptions): HttpClient {
+  const mask = options.mask ?? ((t: string) => t);
   let ca: Buffer | undefined;
   if (options.caFile !== undefined) {
     try {
@@ -93,7 +99,7 @@ export function createHttpClient(options: ClientOptions): HttpClient {
         const v = res.headers[k];
         if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : v;
       }
-      const decoded = decode(body, headers["content-encoding"], options.maxResponseBytes);
+      const decoded = decode(body, headers["content-encoding"], options.maxResponseBytes, mask);
       if (!decoded.ok) return fail(decoded.kind, decoded.message, started);
       return {
         ok: true,
@@ -101,7 +107,7 @@ export function createHttpClient(options: ClientOptions): HttpClient {
         durationMs: performance.now() - started,
       };
     } catch (error) {
-      const f = classify(error, options.timeoutMs, controller.signal.aborted);
+      const f = classify(error, options.timeoutMs, controller.signal.aborted, mask);
       return fail(f.kind, f.message, started);
     } finally {
       clearTimeout(timer);
@@ -110,7 +116,7 @@ export function createHttpClient(options: ClientOptions): HttpClient {
 
   return {
     exchange,
-    probe: (base) => probeConnection(base, options.timeoutMs, ca, options.insecure === true),
+    probe: (base) => probeConnection(base, options.timeoutMs, ca, options.insecure === true, mask),
     close: () => agent.destroy(),
   };
 }
@@ -146,6 +152,7 @@ export function decode(
   body: Buffer,
   coding: string | undefined,
   max: number,
+  mask: (text: string) => string = (t) => t,
 ): { ok: true; body: Buffer } | { ok: false; kind: TransportFailureKind; message: string } {
   const c = (coding ?? "identity").trim().toLowerCase();
   if (c === "" || c === "identity") return { ok: true, body };
@@ -157,12 +164,16 @@ export function decode(
     const tooBig = (error as { code?: string }).code === "ERR_BUFFER_TOO_LARGE";
     return tooBig
       ? { ok: false, kind: "too-large", message: `the ${c}-decoded body passed the read cap of ${max} bytes` }
-      : { ok: false, kind: "malformed-http", message: `the body is not valid ${c} (${(error as Error).message})` };
+      : {
+          ok: false,
+          kind: "malformed-http",
+          message: `the body is not valid ${c} (${mask((error as Error).message)})`,
+        };
   }
   return {
     ok: false,
     kind: "malformed-http",
-    message: `Content-Encoding ${JSON.stringify(coding)} was not asked for and is not one the harness can decode`,
+    message: `Content-Encoding ${mask(JSON.stringify(coding))} was not asked for and is not one the harness can decode`,
   };
 }
 
@@ -178,11 +189,16 @@ export function joinUrl(base: URL, path: string): string {
 const UNREACHABLE = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL"]);
 
 /** Sorts a transport error by its code (never by its message text). */
-function classify(error: unknown, timeoutMs: number, aborted: boolean): TransportFailure {
+function classify(
+  error: unknown,
+  timeoutMs: number,
+  aborted: boolean,
+  mask: (text: string) => string = (t) => t,
+): TransportFailure {
   const e = error as { code?: unknown; name?: string; message?: string; cause?: { code?: unknown; message?: string } };
   // A DOMException's code is a number; only string codes (Node's and undici's) name a cause.
   const code = typeof e.code === "string" ? e.code : typeof e.cause?.code === "string" ? e.cause.code : "";
-  const detail = `${code === "" ? "" : `${code}: `}${e.message ?? e.cause?.message ?? String(error)}`;
+  const detail = mask(`${code === "" ? "" : `${code}: `}${e.message ?? e.cause?.message ?? String(error)}`);
   if (UNREACHABLE.has(code)) return { kind: "unreachable", message: `could not connect (${detail})` };
   if (
     code.startsWith("ERR_TLS") ||
@@ -222,6 +238,7 @@ function probeConnection(
   timeoutMs: number,
   ca: Buffer | undefined,
   insecure: boolean,
+  mask: (text: string) => string,
 ): Promise<TransportFailure | undefined> {
   return new Promise((resolve) => {
     const https = base.protocol === "https:";
@@ -248,7 +265,7 @@ function probeConnection(
     );
     socket.once(https ? "secureConnect" : "connect", () => done(undefined));
     socket.once("error", (error) => {
-      const f = classify(error, timeoutMs, false);
+      const f = classify(error, timeoutMs, false, mask);
       done(
         f.kind === "tls"
           ? f

@@ -17,7 +17,8 @@ export { jsonReport, jsonErrorReport } from "./reporters/json.js";
 export { junitReport, junitErrorReport } from "./reporters/junit.js";
 export { checkWritable, writeReports, writeErrorReports } from "./reporters/files.js";
 export type { ReportFile } from "./reporters/files.js";
-export { createRedactor, MASK } from "./redact.js";
+export { createRedactor, MASK, WHOLE_TOKEN_BELOW } from "./redact.js";
+export type { Redactor } from "./redact.js";
 export {
   CREDENTIAL_KINDS,
   NEAR_MISS_KINDS,

@@ -13,6 +13,12 @@ export interface RunOptions {
   readonly token?: string;
   /** Credentials by the spec's securitySchemes name, for contracts with several schemes. */
   readonly credentials?: Readonly<Record<string, string>>;
+  /**
+   * More secrets the evidence must not show, beyond the credentials and their near misses (always
+   * masked): the CLI passes every PLANTSTORE_CREDENTIAL_* value, whether the spec has a scheme for it
+   * or not.
+   */
+  readonly mask?: readonly string[];
   readonly spec?: string;
   readonly fixtures?: string;
   /** A contract already loaded (the spec is then not read again). */

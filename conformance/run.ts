@@ -41,11 +41,21 @@ export async function runConformance(
   // Credentials are asked for only when an operation that will run requires them.
   checkRunCredentials(contract, [...plan.fixtures.map((f) => f.operation), ...plan.generatedOperations], given);
   const seed = options.seed ?? randomSeed();
-  const redact = createRedactor(secretsToMask(given));
+  // Masks evidence (see redact.ts); the harness's own words (ids, paths, rules) are never passed to it.
+  const redact = createRedactor([
+    ...secretsToMask(given),
+    ...(options.mask ?? []).filter((s) => typeof s === "string"),
+  ]);
   const target = redact(displayUrl(base));
   const timeoutMs = options.timeoutMs ?? RUN_DEFAULTS.timeoutMs;
   const maxResponseBytes = options.maxResponseBytes ?? RUN_DEFAULTS.maxResponseBytes;
-  const client = createHttpClient({ timeoutMs, maxResponseBytes, caFile: options.caFile, insecure: options.insecure });
+  const client = createHttpClient({
+    timeoutMs,
+    maxResponseBytes,
+    caFile: options.caFile,
+    insecure: options.insecure,
+    mask: redact,
+  });
   try {
     const unreachable = await client.probe(base);
     if (unreachable !== undefined) throw new KitError("PS_TARGET_UNREACHABLE", `${target}: ${unreachable.message}`);

@@ -114,13 +114,16 @@ export function judgeRequest(
     };
   }
   const checked = checkRequest(operation, { headers: request.headers, body: request.body });
+  // A violation's location names the body's own keys (evidence), its message the schema's rule; other
+  // problems quote the request's media type, charset or JSON.
   const problems = checked.ok
     ? []
     : checked.reason === "schema"
-      ? checked.violations.map(describeViolation)
-      : [checked.detail];
+      ? checked.violations.map((v) => describeViolation({ ...v, location: redact(v.location) }))
+      : [redact(checked.detail)];
   const rule = `${specSource}#${operation.requestBody?.pointer ?? operation.pointer}`;
-  const received = `${request.headers["content-type"] ?? "(no Content-Type)"}: ${preview(request.body, 500, redact)}`;
+  const type = request.headers["content-type"];
+  const received = `${type === undefined ? "(no Content-Type)" : redact(type)}: ${preview(request.body, 500, redact)}`;
   return {
     operation,
     findings: [
@@ -129,7 +132,7 @@ export function judgeRequest(
         finding(
           "request.body",
           "failure",
-          `the request breaks the contract: ${redact(p)}`,
+          `the request breaks the contract: ${p}`,
           "a request the contract accepts",
           received,
           rule,

@@ -136,3 +136,43 @@ describe("no secret in any output", () => {
     }
   });
 });
+
+describe("a short or common-word token", () => {
+  it("is masked where it is the credential and where the upstream echoes it, not in the proxy's own words", async () => {
+    const upstream = await httpUpstream((req, res) => {
+      req.resume();
+      req.on("end", () =>
+        res
+          .writeHead(200, { "content-type": "application/json", "x-echo": String(req.headers.authorization) })
+          .end(JSON.stringify({ token: "plant", url: req.url })),
+      );
+    });
+    const lines: string[] = [];
+    const onConsole = proxyConsoleReporter((l) => lines.push(l), { verbose: true });
+    const proxy = await startProxy({ target: upstream.url, contract, port: 0 }, (e: ProxyEvent) => onConsole(e));
+    try {
+      await send(`${proxy.url}/things?api_key=k-1`, {
+        method: "POST",
+        headers: ["Authorization", "Bearer plant", "X-Api-Key", "plant", "Content-Type", "application/json"],
+        body: JSON.stringify({ n: "plant" }),
+      });
+      const { summary, exchanges } = await proxy.stop();
+      const e = exchanges[0]!;
+      expect(e.path).toBe("/things?api_key=[REDACTED]");
+      expect(e.curl).toContain('-H "authorization: Bearer ${PLANTSTORE_TOKEN}"');
+      expect(e.curl).toContain("/things?api_key=[REDACTED]");
+      expect(e.findings.map((f) => `${f.side} ${f.check}`)).toEqual(["client request.body", "server response.schema"]);
+      const schema = e.findings.find((f) => f.check === "response.schema")!;
+      expect(schema.received).toContain('"token":"[REDACTED]"');
+      expect(schema.message).toBe("the 200 body breaks its schema: body/ok: is required (required)");
+      const outputs = [lines.join("\n"), proxyJsonReport(summary, exchanges), proxyJunitReport(summary, exchanges)];
+      for (const out of outputs) {
+        expect(out).not.toContain("[REDACTED]STORE");
+        expect(out).not.toMatch(/(?<![A-Za-z0-9])plant(?![A-Za-z0-9])/);
+      }
+    } finally {
+      await proxy.stop();
+      await upstream.close();
+    }
+  });
+});

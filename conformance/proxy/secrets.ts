@@ -1,5 +1,5 @@
 import type { Contract } from "../../src/contract/index.js";
-import { createRedactor, type Redactor } from "../redact.js";
+import { createRedactor, NO_REDACTION, type Redactor } from "../redact.js";
 
 /** Where the contract's apiKey schemes carry a key: header names (lower case), query and cookie names. */
 export interface CredentialPlaces {
@@ -113,7 +113,7 @@ export class SecretBook {
    * and compiling a redactor costs more than judging the exchange, so recent ones are kept.
    */
   redactorFor(secrets: readonly string[]): Redactor {
-    if (secrets.length === 0) return (t) => t;
+    if (secrets.length === 0) return NO_REDACTION;
     const key = secrets.join("\u0000");
     let r = this.perRequest.get(key);
     if (r === undefined) {

@@ -3,11 +3,11 @@ import type { AddressInfo } from "node:net";
 import { loadContract, type CompiledOperation, type Contract } from "../../src/contract/index.js";
 import { KitError } from "../../src/errors.js";
 import { DEFAULT_SPEC, shortPath } from "../../src/paths.js";
-import { curlFor } from "../curl.js";
+import { curlFor, maskCommand } from "../curl.js";
 import { decode } from "../http-client.js";
 import { levelsToRun, type Level } from "../levels.js";
 import { parseTarget } from "../target.js";
-import type { Redactor } from "../redact.js";
+import { maskRequestTarget, type Redactor } from "../redact.js";
 import { createUpstream, forwardExchange, type ForwardedExchange, type Upstream } from "./forward.js";
 import { judgeRequest, judgeResponse, type RawFinding } from "./judge-exchange.js";
 import { credentialPlaces, SecretBook, secretsOf, type CredentialPlaces } from "./secrets.js";
@@ -156,6 +156,7 @@ export async function startProxy(
       const exchanges = finalMask(
         [...records].sort((a, b) => a.index - b.index),
         book.redactor(),
+        contract,
       );
       const summary = summarise(exchanges, {
         target: targetShown,
@@ -245,11 +246,13 @@ function recordExchange(
   }
 
   let notJudged: ExchangeRecord["notJudged"];
-  const unjudged = (kind: NotJudgedKind, message: string) => ({ kind, message: redact(message) });
-  const failureNote = f.failure === undefined ? "" : ` (${f.failure.message})`;
+  // The proxy's own words stay whole; a failure's message (the network's words) is evidence.
+  const unjudged = (kind: NotJudgedKind, message: string) => ({ kind, message: redact.prose(message) });
+  const failure = f.failure === undefined ? undefined : redact(f.failure.message);
+  const failureNote = failure === undefined ? "" : ` (${failure})`;
   if (f.clientGone !== undefined) notJudged = unjudged(cut ? "cut" : "client-gone", cut ? CUT : f.clientGone);
   else if (f.failure?.kind === "unreachable" && !reachableBefore) {
-    notJudged = unjudged("unreachable", `the upstream was never reachable: ${f.failure.message}`);
+    notJudged = unjudged("unreachable", `the upstream was never reachable: ${failure}`);
   } else if (operation === undefined) {
     notJudged = preflight
       ? unjudged("preflight", `a CORS preflight${failureNote}`)
@@ -266,13 +269,13 @@ function recordExchange(
         severity: "failure",
         message,
         expected: "a complete HTTP/1.1 response",
-        received: f.failure.message,
+        received: failure ?? "",
         rule: "RFC 9112 (HTTP/1.1 message syntax)",
         level: "contract",
       },
     });
   } else if (f.response !== undefined) {
-    const observed = observedBody(f, j.maxBodyBytes);
+    const observed = observedBody(f, j.maxBodyBytes, redact);
     if (observed.failure !== undefined) raw.push({ side: "server", finding: observed.failure });
     else {
       const findings = judgeResponse(
@@ -291,13 +294,14 @@ function recordExchange(
     }
   }
 
+  // The checks masked what they quote of the exchange; the net masks a long secret again wherever it is.
   const findings: ProxyFinding[] = raw.map(({ side, finding }) => {
     const countable = finding.severity !== "note" && j.levels.includes(finding.level);
     return {
       ...finding,
-      message: redact(finding.message),
-      expected: redact(finding.expected),
-      received: redact(finding.received),
+      message: redact.prose(finding.message),
+      expected: redact.prose(finding.expected),
+      received: redact.prose(finding.received),
       side,
       counts: countable && (side === "server" || j.failOnClient),
     };
@@ -311,7 +315,7 @@ function recordExchange(
     index,
     startedAt,
     method: f.method,
-    path: redact(f.target),
+    path: maskRequestTarget(f.target, redact, operation?.pathTemplate),
     operation: operation?.operationId,
     status,
     answeredBy: f.answeredWith !== undefined ? "proxy" : f.response !== undefined ? "upstream" : "nobody",
@@ -322,7 +326,9 @@ function recordExchange(
     server: outcome("server", notJudged === undefined),
     notJudged,
     findings,
-    curl: reproducible ? redact(curlFor(j.upstream.base, replayable(f), secrets.primary)) : undefined,
+    curl: reproducible
+      ? curlFor(j.upstream.base, replayable(f), secrets.primary, redact, operation?.pathTemplate)
+      : undefined,
   };
 }
 
@@ -369,14 +375,16 @@ function note(message: string, why: string): RawFinding {
 function observedBody(
   f: ForwardedExchange,
   maxBodyBytes: number,
+  redact: Redactor,
 ): { body?: Buffer; why?: string; failure?: RawFinding } {
   if (f.method === "HEAD") return { why: "an answer to HEAD has no content (RFC 9110 section 9.3.2)" };
   if (f.response?.status === 304) return { why: "a 304 has no content (RFC 9110 section 15.4.5)" };
   if (f.responseBody.over) return { why: `${f.responseBody.bytes} bytes, over --max-body` };
   const body = f.responseBody.body() ?? Buffer.alloc(0);
   const coding = (f.response?.headers["content-encoding"] ?? "").trim().toLowerCase();
-  if (!CODINGS.has(coding)) return { why: `Content-Encoding ${JSON.stringify(coding)} is not one the proxy decodes` };
-  const decoded = decode(body, coding, maxBodyBytes);
+  if (!CODINGS.has(coding))
+    return { why: `Content-Encoding ${redact(JSON.stringify(coding))} is not one the proxy decodes` };
+  const decoded = decode(body, coding, maxBodyBytes, redact);
   if (decoded.ok) return { body: decoded.body };
   if (decoded.kind === "too-large") return { why: `the decoded body is over --max-body` };
   return {
@@ -446,21 +454,29 @@ function pathOf(target: string): string {
 
 /**
  * Masks every record's evidence again with every secret seen in the run, so an upstream that echoes
- * one client's token in another's answer cannot carry it out (each record was masked with its own).
+ * one client's token in another's answer cannot carry it out (each record was masked with its own):
+ * the path (but its operation's own words) and what a finding received as evidence; the sentences,
+ * whose quotes were masked with the record's own secrets, and the curl command (a request, which
+ * holds another client's secret only if this client sent it) for long secrets, its variable kept.
  */
-function finalMask(records: ExchangeRecord[], redact: Redactor): ExchangeRecord[] {
+function finalMask(records: ExchangeRecord[], redact: Redactor, contract: Contract): ExchangeRecord[] {
   return records.map((r) =>
     r.findings.length === 0 && r.curl === undefined
       ? r
       : {
           ...r,
-          path: redact(r.path),
-          notJudged: r.notJudged === undefined ? undefined : { ...r.notJudged, message: redact(r.notJudged.message) },
-          curl: r.curl === undefined ? undefined : redact(r.curl),
+          path: maskRequestTarget(
+            r.path,
+            redact,
+            r.operation === undefined ? undefined : contract.operation(r.operation)?.pathTemplate,
+          ),
+          notJudged:
+            r.notJudged === undefined ? undefined : { ...r.notJudged, message: redact.prose(r.notJudged.message) },
+          curl: r.curl === undefined ? undefined : maskCommand(r.curl, redact.prose, ["PLANTSTORE_TOKEN"]),
           findings: r.findings.map((x) => ({
             ...x,
-            message: redact(x.message),
-            expected: redact(x.expected),
+            message: redact.prose(x.message),
+            expected: redact.prose(x.expected),
             received: redact(x.received),
           })),
         },

@@ -1,7 +1,6 @@
 import { accessSync, constants, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { KitError } from "../../src/errors.js";
-import type { Redactor } from "../redact.js";
 import type { CaseResult, RunSummary } from "../results.js";
 import { jsonErrorReport, jsonReport } from "./json.js";
 import { junitErrorReport, junitReport } from "./junit.js";
@@ -36,12 +35,15 @@ export function checkWritable(files: readonly string[]): void {
   }
 }
 
-/** Writes each report of a finished run, secrets masked. */
+/**
+ * Writes each report of a finished run. Its evidence was masked where it was made (runConformance's
+ * results carry no secret), and the text is written as it is: a pass over the whole file would mask
+ * a short or common-word token inside fixture ids, check ids, paths and variable names too.
+ */
 export function writeReports(
   reports: readonly ReportFile[],
   summary: RunSummary,
   results: readonly CaseResult[],
-  redact: Redactor,
 ): void {
   for (const r of reports) {
     const text =
@@ -50,12 +52,15 @@ export function writeReports(
         : r.format === "junit"
           ? junitReport(summary, results)
           : markdownReport(summary, results);
-    writeFileAtomic(r.file, redact(text));
+    writeFileAtomic(r.file, text);
   }
 }
 
-/** Writes each report of a run that could not start: it says why, with the error's code. */
-export function writeErrorReports(reports: readonly ReportFile[], error: KitError, redact: Redactor): void {
+/**
+ * Writes each report of a run that could not start: it says why, with the error's code. The message
+ * is the one the CLI prints: the kit's errors never quote a credential (the target is shown masked).
+ */
+export function writeErrorReports(reports: readonly ReportFile[], error: KitError): void {
   for (const r of reports) {
     const text =
       r.format === "json"
@@ -63,6 +68,6 @@ export function writeErrorReports(reports: readonly ReportFile[], error: KitErro
         : r.format === "junit"
           ? junitErrorReport(error)
           : markdownErrorReport(error);
-    writeFileAtomic(r.file, redact(text));
+    writeFileAtomic(r.file, text);
   }
 }
