@@ -157,7 +157,7 @@ describe("a short or common-word token masks the secret, not the words that cont
         expect(junit.testcase.name).toBe("valid-basic");
         expect(junit.testcase.failure.type).toBe("valid.accepted");
         expect(junit.testcase.failure.message).toContain("a valid request got 400");
-        expect(markdown).toContain("| valid-basic | valid.accepted | a valid request got 400 |");
+        expect(markdown).toContain("| valid-basic | contract | valid.accepted | a valid request got 400 |");
         expect(r.stdout + r.stderr + JSON.stringify(json) + markdown).not.toContain("[REDACTED]STORE");
         for (const e of evidence(json.results)) expect(e).not.toMatch(wholeToken(token));
       } finally {
