@@ -84,7 +84,8 @@ th, td { border: 1px solid var(--line); padding: 4px 10px; text-align: left; ver
 thead th { background: var(--soft); font-weight: 600; }
 td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
 .muted { color: var(--muted); }
-table.levels td:first-child, table.checks td:nth-child(2), table.known td:nth-child(3) { white-space: nowrap; }
+table.levels td:first-child, table.checks td:nth-child(2), table.known td:nth-child(3),
+  table.levels td:nth-child(3) code { white-space: nowrap; }
 table.cases td { padding: 2px 10px; }
 .banner { padding: 16px 20px; border-radius: 8px; border: 1px solid; margin-bottom: 18px; }
 .banner.pass { background: var(--pass-bg); border-color: var(--pass); }
@@ -113,9 +114,10 @@ ul { margin: 4px 0 8px; padding-left: 22px; }
 footer { margin-top: 40px; color: var(--muted); font-size: 12px; }
 @media print {
   body { padding: 0; font-size: 11px; max-width: none; }
+  code, pre { font-size: 10px; }
   pre { max-height: none; overflow: visible; }
   a { color: inherit; text-decoration: none; }
-  .case, .finding, tr { break-inside: avoid; }
+  .finding, pre, tr { break-inside: avoid; }
   h2 { break-after: avoid; }
 }`;
 
