@@ -228,7 +228,7 @@ describe("plantstore conformance against the reference server", () => {
     [["conformance", "--target", "not a url", "--token", "x"], "is not a URL"],
     [
       ["conformance", "--target", "http://127.0.0.1:1", "--token", "x", "--report", "xml=out"],
-      "must be json=FILE, junit=FILE or markdown=FILE",
+      "must be json=FILE, junit=FILE, markdown=FILE or html=FILE",
     ],
     [
       ["conformance", "--target", "http://127.0.0.1:1", "--token", "x", "--timeout", "0"],

@@ -2,13 +2,14 @@ import { accessSync, constants, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { KitError } from "../../src/errors.js";
 import type { CaseResult, RunSummary } from "../results.js";
+import { htmlErrorReport, htmlReport } from "./html.js";
 import { jsonErrorReport, jsonReport } from "./json.js";
 import { junitErrorReport, junitReport } from "./junit.js";
 import { markdownErrorReport, markdownReport } from "./markdown.js";
 
 /** A report to write: its format and its file. */
 export interface ReportFile {
-  readonly format: "json" | "junit" | "markdown";
+  readonly format: "json" | "junit" | "markdown" | "html";
   readonly file: string;
 }
 
@@ -51,7 +52,9 @@ export function writeReports(
         ? jsonReport(summary, results)
         : r.format === "junit"
           ? junitReport(summary, results)
-          : markdownReport(summary, results);
+          : r.format === "markdown"
+            ? markdownReport(summary, results)
+            : htmlReport(summary, results);
     writeFileAtomic(r.file, text);
   }
 }
@@ -67,7 +70,9 @@ export function writeErrorReports(reports: readonly ReportFile[], error: KitErro
         ? jsonErrorReport(error)
         : r.format === "junit"
           ? junitErrorReport(error)
-          : markdownErrorReport(error);
+          : r.format === "markdown"
+            ? markdownErrorReport(error)
+            : htmlErrorReport(error);
     writeFileAtomic(r.file, text);
   }
 }

@@ -70,8 +70,9 @@ ${levelHelp()}
   --strict                  every level (the union of all of them)
   --baseline FILE           known deviations: reported, but not counted in the exit code
   --write-baseline FILE     write this run's counted and known findings as a baseline
-  --report FORMAT=FILE      write a report: json=FILE, junit=FILE or markdown=FILE (for
-                            $GITHUB_STEP_SUMMARY); repeatable
+  --report FORMAT=FILE      write a report: json=FILE, junit=FILE, markdown=FILE (for
+                            $GITHUB_STEP_SUMMARY) or html=FILE (one self-contained page for people:
+                            no script, no network, opens offline); repeatable
   --min-coverage PCT        exit 1 when less than PCT percent (0 to 100) of the contract's operations
                             got an answer (default: no minimum; the verdict line says what was left)
   --evidence all            keep the headers and bodies of every step in the JSON report (default:
@@ -152,7 +153,7 @@ export async function conformance(argv: string[], io: Io): Promise<number> {
   const fromEnv = Object.entries(io.env).filter(
     (e): e is [string, string] => e[0].startsWith("PLANTSTORE_CREDENTIAL_") && typeof e[1] === "string" && e[1] !== "",
   );
-  const reports = (values.report ?? []).map((r) => parseReportFlag(r, ["json", "junit", "markdown"] as const));
+  const reports = (values.report ?? []).map((r) => parseReportFlag(r, ["json", "junit", "markdown", "html"] as const));
   const saveDir = values["save-failures"];
   const baselineFile = values["write-baseline"];
   // Output paths are checked before the run, so a typo cannot cost a whole run's results.
