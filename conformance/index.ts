@@ -19,6 +19,21 @@ export { checkWritable, writeReports, writeErrorReports } from "./reporters/file
 export type { ReportFile } from "./reporters/files.js";
 export { createRedactor, MASK } from "./redact.js";
 export {
+  buildCertificate,
+  canonicalJson,
+  certificateLines,
+  describeBaseline,
+  describeContract,
+  describeFixtures,
+  hmacKey,
+  publicKeyFromPem,
+  signatureMeaning,
+  signingKeyFromPem,
+  verifyCertificate,
+  writeCertificate,
+} from "./certificate.js";
+export type { Certificate, CertificateInput, SigningKey, VerifyOptions, VerifyResult } from "./certificate.js";
+export {
   CREDENTIAL_KINDS,
   NEAR_MISS_KINDS,
   checkRunCredentials,
