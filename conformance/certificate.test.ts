@@ -253,6 +253,12 @@ describe("building and verifying a certificate", () => {
     });
     expect(certificateLines(c)).toContain("levels: contract PASS, http-rfc FAIL (1 failing cases)");
     expect(certificateLines(c)).toContain("verdict of the run: FAIL (exit 1)");
+    // A run of part of the fixtures says so.
+    const part = buildCertificate({ ...(await input()), only: ["auth-*"], generate: 10 });
+    expect(part).toMatchObject({ selection: { only: ["auth-*"], skip: [] }, generate: 10 });
+    expect(certificateLines(part).find((l) => l.startsWith("fixtures:"))).toMatch(
+      /; generated: 10 per operation and polarity; --only auth-\*$/,
+    );
   });
 
   it("a digest: intact whatever the layout; any edit breaks it; but anyone can make a new one", async () => {
