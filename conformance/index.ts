@@ -20,6 +20,21 @@ export type { ReportFile } from "./reporters/files.js";
 export { createRedactor, MASK, WHOLE_TOKEN_BELOW } from "./redact.js";
 export type { Redactor } from "./redact.js";
 export {
+  buildCertificate,
+  canonicalJson,
+  certificateLines,
+  describeBaseline,
+  describeContract,
+  describeFixtures,
+  hmacKey,
+  publicKeyFromPem,
+  signatureMeaning,
+  signingKeyFromPem,
+  verifyCertificate,
+  writeCertificate,
+} from "./certificate.js";
+export type { Certificate, CertificateInput, SigningKey, VerifyOptions, VerifyResult } from "./certificate.js";
+export {
   CREDENTIAL_KINDS,
   NEAR_MISS_KINDS,
   checkRunCredentials,

@@ -1,8 +1,10 @@
 import { join, resolve } from "node:path";
 import {
   baselineFromResults,
+  buildCertificate,
   checkWritable,
   consoleReporter,
+  createRedactor,
   credentialVariable,
   declaredSchemes,
   LEVEL_SUMMARIES,
@@ -11,7 +13,9 @@ import {
   RUN_DEFAULTS,
   runConformance,
   savedFixtures,
+  secretsToMask,
   writeBaseline,
+  writeCertificate,
   writeErrorReports,
   writeReports,
   writeSavedFixture,
@@ -22,6 +26,13 @@ import { loadContract, type Contract } from "../contract/index.js";
 import { KitError } from "../errors.js";
 import { DEFAULT_FIXTURES, DEFAULT_SPEC, shortPath } from "../paths.js";
 import { envList, integerFlag, parseFlags, parseReportFlag } from "./args.js";
+import {
+  certificateInputs,
+  certificateKey,
+  keySecrets,
+  removeStaleCertificate,
+  type CertificateInputs,
+} from "./certificate.js";
 import type { Io } from "./io.js";
 
 export const CONFORMANCE_HELP = `Usage: plantstore conformance --target URL [--token TOKEN] [--credential NAME=VALUE] [options]
@@ -73,6 +84,13 @@ ${levelHelp()}
   --report FORMAT=FILE      write a report: json=FILE, junit=FILE, markdown=FILE (for
                             $GITHUB_STEP_SUMMARY) or html=FILE (one self-contained page for people:
                             no script, no network, opens offline); repeatable
+  --certificate FILE        write a certificate of the run: kit and Node versions, the sha256 of the
+                            contract, fixtures and baseline, seed, target, time, the verdict of each
+                            level, counts and coverage; signed with --signing-key (Ed25519) or with
+                            the shared key in PLANTSTORE_CERTIFICATE_KEY (HMAC-SHA256, never
+                            printed), else a plain sha256 digest. Check it with "plantstore
+                            certificate verify FILE". A run that cannot start writes none.
+  --signing-key FILE        an Ed25519 private key (PEM, PKCS#8) to sign the certificate with
   --min-coverage PCT        exit 1 when less than PCT percent (0 to 100) of the contract's operations
                             got an answer (default: no minimum; the verdict line says what was left)
   --evidence all            keep the headers and bodies of every step in the JSON report (default:
@@ -129,6 +147,8 @@ export async function conformance(argv: string[], io: Io): Promise<number> {
     baseline: { type: "string" },
     "write-baseline": { type: "string" },
     report: { type: "string", multiple: true },
+    certificate: { type: "string" },
+    "signing-key": { type: "string" },
     verbose: { type: "boolean" },
     evidence: { type: "string" },
     "min-coverage": { type: "string" },
@@ -156,12 +176,18 @@ export async function conformance(argv: string[], io: Io): Promise<number> {
   const reports = (values.report ?? []).map((r) => parseReportFlag(r, ["json", "junit", "markdown", "html"] as const));
   const saveDir = values["save-failures"];
   const baselineFile = values["write-baseline"];
+  const certificateFile = values.certificate === undefined ? undefined : resolve(values.certificate);
+  if (certificateFile === undefined && values["signing-key"] !== undefined)
+    throw new KitError("PS_USAGE", "--signing-key signs a certificate: give --certificate FILE too");
   // Output paths are checked before the run, so a typo cannot cost a whole run's results.
   checkWritable([
     ...reports.map((r) => r.file),
     ...(baselineFile === undefined ? [] : [resolve(baselineFile)]),
+    ...(certificateFile === undefined ? [] : [certificateFile]),
     ...(saveDir === undefined ? [] : [join(resolve(saveDir), "fixture.json")]),
   ]);
+  // The signing key is read before the run too; it is a secret, masked like the credentials.
+  const signingKey = certificateFile === undefined ? undefined : certificateKey(values["signing-key"], io.env);
   if (values.seed !== undefined && !/^\d+$/.test(values.seed)) {
     throw new KitError("PS_USAGE", `--seed must be a non-negative integer, got ${JSON.stringify(values.seed)}`);
   }
@@ -177,7 +203,9 @@ export async function conformance(argv: string[], io: Io): Promise<number> {
         `operation (--generate ${generateFlag}) and no fixture`,
     );
   // Credentials from the environment name their scheme in upper case: the spec says which it is.
-  const contract = fromEnv.length === 0 ? undefined : await loadContract(spec).catch(() => undefined);
+  // A certificate states the contract as loaded: it is loaded once, here, for the run and the certificate.
+  const contract =
+    fromEnv.length === 0 && certificateFile === undefined ? undefined : await loadContract(spec).catch(() => undefined);
   const credentials = { ...(contract === undefined ? {} : envCredentials(contract, fromEnv)), ...flagged };
   // Built inside the run's try below: a bad flag value still gets its error written into the reports.
   const options = (): RunOptions => ({
@@ -225,17 +253,44 @@ export async function conformance(argv: string[], io: Io): Promise<number> {
   // The run masks its evidence where it is made; lines are printed as they are, so a short token
   // cannot mask fixture ids, check ids, paths or variable names (see conformance/redact.ts).
   const out = (line: string): void => io.out(line);
+  // A net for the certificate's own strings (the target, a run error): long secrets and the key.
+  const redact = createRedactor([
+    ...secretsToMask({ token, credentials }),
+    ...fromEnv.map((e) => e[1]),
+    ...keySecrets(signingKey),
+  ]);
   const color = io.isTty && io.env.NO_COLOR === undefined;
   let run: Awaited<ReturnType<typeof runConformance>>;
+  let runOptions: RunOptions;
+  let stated: CertificateInputs | undefined;
   try {
-    run = await runConformance(options(), consoleReporter(out, { color, verbose: values.verbose === true }));
+    runOptions = options();
+    // The inputs a certificate states are read as the run starts (a failure there is a run that could not start).
+    if (certificateFile !== undefined && contract !== undefined)
+      stated = certificateInputs(contract, runOptions, values.baseline);
+    run = await runConformance(runOptions, consoleReporter(out, { color, verbose: values.verbose === true }));
   } catch (error) {
     // Reports still say why the run could not be judged, so CI shows the reason where it looks.
     if (error instanceof KitError) writeErrorReports(reports, error);
+    if (certificateFile !== undefined) removeStaleCertificate(certificateFile, io);
     throw error;
   }
   const { summary, results } = run;
   writeReports(reports, summary, results);
+  if (certificateFile !== undefined) {
+    const certificate = buildCertificate({
+      summary,
+      ...(stated ?? certificateInputs(await loadContract(spec), runOptions, values.baseline)),
+      only: runOptions.only,
+      skip: runOptions.skip,
+      generate: runOptions.generate?.count,
+      key: signingKey,
+      redact,
+    });
+    writeCertificate(certificateFile, certificate);
+    const { alg, keyId } = certificate.signature;
+    out(`certificate written to ${values.certificate} (${alg}${keyId === undefined ? "" : `, key id ${keyId}`})`);
+  }
   if (saveDir !== undefined) {
     for (const fixture of savedFixtures(results, summary.seed, unique)) {
       out(`saved ${writeSavedFixture(saveDir, fixture)}`);

@@ -12,6 +12,7 @@ Commands:
   conformance   replay fixtures against a target URL and judge every answer by the spec
   mock          start the Prism mock of the spec (stateless)
   proxy         forward traffic to a server and judge every exchange by the spec (a CI verdict)
+  certificate   verify a certificate a conformance run wrote (certificate verify FILE)
 
 Run "plantstore <command> --help" for a command's options.
 Exit codes: 0 pass, 1 contract violations found, 2 could not run (bad flag, spec, fixture, target).`;
@@ -23,6 +24,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   conformance: async () => (await import("./conformance.js")).conformance,
   mock: async () => (await import("./mock.js")).mock,
   proxy: async () => (await import("./proxy.js")).proxy,
+  certificate: async () => (await import("./certificate.js")).certificate,
 };
 
 /** Runs the CLI; returns the exit code. Every error becomes a message and exit code 2. */
