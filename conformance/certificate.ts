@@ -8,12 +8,13 @@ import {
   verify,
   type KeyObject,
 } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { loadContract, parseJsonExact, unescapePointer, type Contract } from "../src/contract/index.js";
 import { KitError } from "../src/errors.js";
 import { KIT_ROOT } from "../src/paths.js";
 import type { Redactor } from "./redact.js";
+import { fixtureFiles } from "./fixtures.js";
 import { writeFileAtomic } from "./reporters/files.js";
 import type { RunSummary } from "./results.js";
 
@@ -291,14 +292,7 @@ export function describeContract(
 
 /** The fixture set of a folder: every `*.json` file, by fixture id (the file name without .json). */
 export function describeFixtures(dir: string, cwd?: string): FixturesStatement {
-  let files: string[];
-  try {
-    files = readdirSync(dir)
-      .filter((f) => f.endsWith(".json"))
-      .sort();
-  } catch (error) {
-    throw new KitError("PS_FILE_UNREADABLE", `fixtures folder ${dir}: ${(error as Error).message}`);
-  }
+  const files = fixtureFiles(dir);
   const set: Record<string, unknown> = Object.create(null);
   for (const file of files) {
     let text: string;

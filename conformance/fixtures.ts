@@ -118,6 +118,17 @@ function fixtureValidator(): ReturnType<Ajv2020["compile"]> {
   return validateFixture;
 }
 
+/** The names of a fixture folder's `*.json` files, in file-name order; an unreadable folder is PS_FILE_UNREADABLE. */
+export function fixtureFiles(dir: string): string[] {
+  try {
+    return readdirSync(dir)
+      .filter((f) => f.endsWith(".json"))
+      .sort();
+  } catch (error) {
+    throw new KitError("PS_FILE_UNREADABLE", `fixtures folder ${dir}: ${(error as Error).message}`);
+  }
+}
+
 /**
  * Loads every `*.json` file of a folder as a fixture, in file-name order. Each is checked by the
  * fixture format's JSON Schema, against the spec (its operation exists), and for honesty: a step
@@ -125,14 +136,7 @@ function fixtureValidator(): ReturnType<Ajv2020["compile"]> {
  * Any problem is a PS_FIXTURE_* error naming the file and the field; nothing is skipped silently.
  */
 export function loadFixtures(dir: string, contract: Contract): Fixture[] {
-  let files: string[];
-  try {
-    files = readdirSync(dir)
-      .filter((f) => f.endsWith(".json"))
-      .sort();
-  } catch (error) {
-    throw new KitError("PS_FILE_UNREADABLE", `fixtures folder ${dir}: ${(error as Error).message}`);
-  }
+  const files = fixtureFiles(dir);
   if (files.length === 0) throw new KitError("PS_FIXTURE_INVALID", `${dir}: no .json fixture files`);
   return files.map((f) => loadFixture(join(dir, f), contract));
 }
