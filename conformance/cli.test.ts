@@ -29,6 +29,23 @@ const everything = (r: { stdout: string; stderr: string }, ...files: string[]): 
   [r.stdout, r.stderr, ...files.map((f) => readFileSync(f, "utf8"))].join("\n");
 
 describe("plantstore conformance against the reference server", () => {
+  it("--only selects generated cases by id and by operation; a pattern matching nothing exits 2 on a generated run", async () => {
+    const base = ["conformance", "--target", server.url, "--no-fixtures", "--generate", "5", "--seed", "4"];
+    const one = await runCli([...base, "--only", "generated-negative-*"], { PLANTSTORE_TOKEN: SECRET });
+    expect(one.code, one.stdout + one.stderr).toBe(0);
+    expect(one.stdout).toContain("generated-negative-createPlant");
+    expect(one.stdout).not.toContain("generated-positive-createPlant");
+    expect(one.stdout).not.toContain("generated-auth-createPlant");
+    const byOperation = await runCli([...base, "--skip", "createPlant"], { PLANTSTORE_TOKEN: SECRET });
+    expect(byOperation.code).toBe(2);
+    expect(byOperation.stderr).toContain("--only/--skip leave no case to run");
+    const typo = await runCli([...base, "--only", "generated-positive-createPlantz"], { PLANTSTORE_TOKEN: SECRET });
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain(
+      '--only "generated-positive-createPlantz" matches no case id, no operation and no check id',
+    );
+  });
+
   it("passes every case, twice in a row against the same server, with JSON and JUnit reports that parse", async () => {
     for (const round of [1, 2]) {
       const json = join(dir, `run${round}.json`);

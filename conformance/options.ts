@@ -55,7 +55,10 @@ export interface RunOptions {
 export interface GenerateOptions {
   /** Generated bodies per operation and polarity (positive, negative). */
   readonly count: number;
-  /** Time the generated part may take, shrinking included. */
+  /**
+   * The outer guard of the generated part, shrinking included: budgets are counts, so only a hang
+   * reaches it, and a run stopped by it says so (exit 2) with what was judged.
+   */
   readonly maxTimeMs?: number;
   /** Properties whose values must be unique on a stateful server; made fresh for each run. */
   readonly unique?: readonly string[];
@@ -67,4 +70,5 @@ export const RUN_DEFAULTS = {
   concurrency: 4,
   maxResponseBytes: 4 * 1024 * 1024,
   timeoutsBeforeGivingUp: 3,
+  maxTimeMs: 60_000,
 } as const;

@@ -93,13 +93,26 @@ export async function runConformance(
     const fixtureCase = guarded(runCase, redact);
     const generatedIds: string[] = [];
     const results = await runOrdered(plan.fixtures, concurrency, (f, i) => fixtureCase(f, streams[i]!), caseFinished);
-    if (options.generate !== undefined) {
-      const generated = await runGenerated(contract, plan.generatedOperations, options.generate, seed, runCase);
-      generatedIds.push(...generated.map((r) => r.fixture));
-      for (const result of generated) {
+    let stopped: string | undefined;
+    if (options.generate !== undefined && plan.generated.length > 0) {
+      const maxTimeMs = options.generate.maxTimeMs ?? RUN_DEFAULTS.maxTimeMs;
+      const generated = await runGenerated(
+        contract,
+        plan.generated,
+        options.generate,
+        seed,
+        runCase,
+        Date.now() + maxTimeMs,
+      );
+      generatedIds.push(...generated.results.map((r) => r.fixture));
+      for (const result of generated.results) {
         results.push(result);
         caseFinished(result, results.length - 1);
       }
+      if (generated.notRun > 0 || generated.results.some((r) => r.error?.startsWith("stopped at the time limit")))
+        stopped =
+          `stopped at the time limit (--max-time ${maxTimeMs / 1000} s) after ${total - generated.notRun} of ${total} cases; ` +
+          "what was judged is reported, the rest was not run";
     }
 
     const summary = summarize(results, {
@@ -115,6 +128,7 @@ export async function runConformance(
       startedAt,
       coverage: computeCoverage(contract, results, plan.notPlanned),
       minCoverage: options.minCoverage,
+      stopped,
     });
     onEvent({ type: "run-finished", summary, results });
     return { summary, results };

@@ -14,13 +14,37 @@ export interface Selection {
   readonly checkFilter: ((id: CheckId) => boolean) | undefined;
 }
 
+/** What a generated case does: positive requests, negative ones, or the credentials of an operation. */
+export type GeneratedKind = "positive" | "negative" | "auth";
+
+/** One generated case a run will report, known before anything is sent. */
+export interface GeneratedCase {
+  readonly id: string;
+  readonly operation: CompiledOperation;
+  readonly kind: GeneratedKind;
+}
+
+/** The id of a generated case, as reports, baselines and --only/--skip name it. */
+export const generatedCaseId = (kind: GeneratedKind, op: CompiledOperation): string =>
+  `generated-${kind}-${op.operationId}`;
+
+/** The cases --generate makes for an operation: a positive one, a negative one where a rule can be broken, an auth one where credentials are required. */
+export function generatedCasesOf(op: CompiledOperation): GeneratedCase[] {
+  const kinds: GeneratedKind[] = ["positive"];
+  if (negativesPossible(op)) kinds.push("negative");
+  if (op.authRequired) kinds.push("auth");
+  return kinds.map((kind) => ({ id: generatedCaseId(kind, op), operation: op, kind }));
+}
+
 /** Everything a run will do, decided before anything is sent. */
 export interface CasePlan extends Selection {
   /** Every fixture loaded, selected or not: a baseline entry naming none of them is stale. */
   readonly loaded: readonly Fixture[];
-  /** Operations whose JSON request bodies are generated (with --generate). */
+  /** Operations whose requests are generated (with --generate), with at least one case selected. */
   readonly generatedOperations: readonly CompiledOperation[];
-  /** Cases the run reports: one per selected fixture, one per generated operation and polarity. */
+  /** The generated cases selected, in the operations' order. */
+  readonly generated: readonly GeneratedCase[];
+  /** Cases the run reports: one per selected fixture and per selected generated case. */
   readonly total: number;
   /** Why each operation no case targets is left out, by operationId (for the coverage report). */
   readonly notPlanned: ReadonlyMap<string, string>;
@@ -33,12 +57,9 @@ export interface CasePlan extends Selection {
 export function planCases(contract: Contract, options: RunOptions): CasePlan {
   const noFixtures = options.noFixtures === true;
   const loaded = noFixtures ? [] : loadFixtures(options.fixtures ?? DEFAULT_FIXTURES, contract);
-  const { fixtures, checkFilter } = noFixtures
-    ? { fixtures: [], checkFilter: undefined }
-    : selectFixtures(loaded, options.only ?? [], options.skip ?? []);
-  const generatedOperations =
-    options.generate === undefined ? [] : contract.operations.filter((op) => generatable(op).ok);
-  if (fixtures.length === 0 && generatedOperations.length === 0) {
+  const candidates = options.generate === undefined ? [] : contract.operations.filter((op) => generatable(op).ok);
+  const allGenerated = candidates.flatMap(generatedCasesOf);
+  if (loaded.length === 0 && allGenerated.length === 0) {
     throw new KitError(
       "PS_USAGE",
       options.generate === undefined
@@ -48,12 +69,17 @@ export function planCases(contract: Contract, options: RunOptions): CasePlan {
           : "nothing to run: no fixtures, and the generator can make requests for no operation of the spec",
     );
   }
-  // Per generated operation: a positive case, a negative one where a rule can be broken, an auth one where credentials are required.
-  const total =
-    fixtures.length +
-    generatedOperations.reduce((n, op) => n + (negativesPossible(op) ? 2 : 1) + (op.authRequired ? 1 : 0), 0);
+  const cases = [
+    ...loaded.map((f) => ({ id: f.id, operationId: f.operationId })),
+    ...allGenerated.map((g) => ({ id: g.id, operationId: g.operation.operationId })),
+  ];
+  const { chosen, checkFilter } = selectCases(cases, options.only ?? [], options.skip ?? []);
+  const fixtures = loaded.filter((f) => chosen.has(f.id));
+  const generated = allGenerated.filter((g) => chosen.has(g.id));
+  const generatedOperations = candidates.filter((op) => generated.some((g) => g.operation === op));
+  const total = fixtures.length + generated.length;
   const why = notPlanned(contract, { loaded, fixtures, generated: generatedOperations }, options);
-  return { loaded, fixtures, checkFilter, generatedOperations, total, notPlanned: why };
+  return { loaded, fixtures, checkFilter, generatedOperations, generated, total, notPlanned: why };
 }
 
 /** Why the operations no selected fixture and no generated case targets are left out. */
@@ -78,8 +104,8 @@ function notPlanned(
           : `; the generator cannot: ${can.why}`;
     why.set(
       op.operationId,
-      withFixtures.has(op.operationId)
-        ? "its fixtures were left out by --only/--skip"
+      withFixtures.has(op.operationId) || (options.generate !== undefined && can.ok)
+        ? "its cases were left out by --only/--skip"
         : options.noFixtures === true
           ? `--no-fixtures${generator}`
           : `no fixture names it${generator}`,
@@ -92,34 +118,59 @@ function notPlanned(
 const toRegex = (pattern: string): RegExp => new RegExp(`^${pattern.split("*").map(escapeRegExp).join(".*")}$`);
 
 /**
- * Applies --only/--skip. A pattern that matches a fixture id selects fixtures; only a pattern that
- * matches no fixture but a check id selects checks; one that matches neither is a usage error.
- * response.received is never filtered out: a step without an answer can never pass.
+ * Applies --only/--skip to fixtures alone (the cases of a run without --generate).
  */
 export function selectFixtures(all: readonly Fixture[], only: readonly string[], skip: readonly string[]): Selection {
+  const { chosen, checkFilter } = selectCases(
+    all.map((f) => ({ id: f.id, operationId: f.operationId })),
+    only,
+    skip,
+  );
+  return { fixtures: all.filter((f) => chosen.has(f.id)), checkFilter };
+}
+
+/**
+ * Applies --only/--skip to a run's cases, fixtures and generated ones alike. A pattern that matches a
+ * case id selects cases; else one that matches an operationId selects that operation's cases; only a
+ * pattern that matches neither but a check id selects checks; one that matches nothing is a usage
+ * error, whatever the case source (a typo must never pass green). response.received is never
+ * filtered out: a step without an answer can never pass.
+ */
+export function selectCases(
+  all: readonly { readonly id: string; readonly operationId: string }[],
+  only: readonly string[],
+  skip: readonly string[],
+): { chosen: ReadonlySet<string>; checkFilter: Selection["checkFilter"] } {
   const classify = (flag: string, patterns: readonly string[]) => {
-    const fixtureRes: RegExp[] = [];
+    const caseRes: ((c: (typeof all)[number]) => boolean)[] = [];
     const checkRes: RegExp[] = [];
     for (const p of patterns) {
       const re = toRegex(p);
-      if (all.some((x) => re.test(x.id))) fixtureRes.push(re);
+      if (all.some((c) => re.test(c.id))) caseRes.push((c) => re.test(c.id));
+      else if (all.some((c) => re.test(c.operationId))) caseRes.push((c) => re.test(c.operationId));
       else if (CHECK_IDS.some((id) => re.test(id))) checkRes.push(re);
-      else throw new KitError("PS_USAGE", `--${flag} ${JSON.stringify(p)} matches no fixture id and no check id`);
+      else
+        throw new KitError(
+          "PS_USAGE",
+          `--${flag} ${JSON.stringify(p)} matches no case id, no operation and no check id`,
+        );
     }
-    return { fixtureRes, checkRes };
+    return { caseRes, checkRes };
   };
   const o = classify("only", only);
   const s = classify("skip", skip);
-  const chosen = (res: readonly RegExp[], id: string): boolean => res.some((re) => re.test(id));
-  const fixtures = all.filter(
-    (f) => (o.fixtureRes.length === 0 || chosen(o.fixtureRes, f.id)) && !chosen(s.fixtureRes, f.id),
+  const chosen = new Set(
+    all
+      .filter((c) => (o.caseRes.length === 0 || o.caseRes.some((t) => t(c))) && !s.caseRes.some((t) => t(c)))
+      .map((c) => c.id),
   );
-  if (fixtures.length === 0) throw new KitError("PS_USAGE", "--only/--skip leave no fixture to run");
+  if (chosen.size === 0) throw new KitError("PS_USAGE", "--only/--skip leave no case to run");
+  const matches = (res: readonly RegExp[], id: string): boolean => res.some((re) => re.test(id));
   const checkFilter =
     o.checkRes.length === 0 && s.checkRes.length === 0
       ? undefined
       : (id: CheckId) =>
           id === "response.received" ||
-          ((o.checkRes.length === 0 || chosen(o.checkRes, id)) && !chosen(s.checkRes, id));
-  return { fixtures, checkFilter };
+          ((o.checkRes.length === 0 || matches(o.checkRes, id)) && !matches(s.checkRes, id));
+  return { chosen, checkFilter };
 }

@@ -54,6 +54,8 @@ export interface SummaryInput {
   readonly coverage: Coverage;
   /** Percentage of operations a run must exercise (--min-coverage); undefined: no minimum. */
   readonly minCoverage?: number;
+  /** Why the run stopped before judging every case (its time limit), when it did. */
+  readonly stopped?: string;
 }
 
 /** The run's summary and exit code: 2 if anything could not be judged, else 1 if anything counts, else 0. */
@@ -62,7 +64,7 @@ export function summarize(results: readonly CaseResult[], input: SummaryInput): 
   const count = (o: Outcome): number => results.filter((r) => r.outcome === o).length;
   const steps = results.flatMap((r) => r.steps);
   // A setup mistake (a wrong token, a wrong base path) is "could not judge", never the target's failure.
-  const runError = noAnswerAtAll(steps) ?? setupError(steps);
+  const runError = noAnswerAtAll(steps) ?? setupError(steps) ?? input.stopped;
   const percent = operationCoveragePercent(input.coverage);
   const coverageShortfall =
     input.minCoverage !== undefined && percent < input.minCoverage

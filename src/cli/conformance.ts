@@ -71,7 +71,9 @@ What to run:
   --no-fixtures             run generated cases only
   --unique PROP             a body property that must be unique on a stateful server; made fresh
                             for each run (default: id); repeatable
-  --max-time MS             time the generated part may take, shrinking included (default 60000)
+  --max-time MS             outer guard of the generated part: generation and shrinking are budgeted
+                            by counts, so only a hang reaches it; a run it stops exits 2 and says
+                            how many cases were judged (default ${RUN_DEFAULTS.maxTimeMs})
   --save-failures DIR       write each failing generated case as a fixture file into DIR
 
 Verdict and reports:
@@ -223,7 +225,7 @@ export async function conformance(argv: string[], io: Io): Promise<number> {
         ? undefined
         : {
             count: integerFlag("generate", generateFlag, 100, 1, 100_000),
-            maxTimeMs: integerFlag("max-time", values["max-time"], 60_000, 1_000, 3_600_000),
+            maxTimeMs: integerFlag("max-time", values["max-time"], RUN_DEFAULTS.maxTimeMs, 1_000, 3_600_000),
             unique,
           },
     noFixtures: values["no-fixtures"] === true || foreign,
