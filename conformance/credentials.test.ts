@@ -17,6 +17,7 @@ import {
   credentialsFor,
   nearMiss,
   secretsToMask,
+  unpresentableSecurity,
   type CredentialKind,
   type RunCredentials,
 } from "./credentials.js";
@@ -572,4 +573,61 @@ describe("the CLI asks for credentials only where the contract has security", ()
       server.close();
     }
   }, 30_000);
+});
+
+describe("security requirements the harness cannot present", () => {
+  const doc = {
+    ...DOCUMENT,
+    paths: {
+      "/bearer-and-basic": op("bearerAndBasic", [{ bearer: [], basic: [] }]),
+      "/oauth-and-custom": op("oauthAndCustom", [{ oauth: [], custom: [] }]),
+      "/key-named-authorization": op("keyAndBearer", [{ bearer: [], authKey: [] }]),
+      "/two-or-one": op("twoOrOne", [{ bearer: [], oidc: [] }, { headerKey: [] }]),
+      "/mtls": op("mtls", [{ mtls: [] }]),
+      "/and": op("and", [{ headerKey: [], cookieKey: [], bearer: [] }]),
+    },
+    components: {
+      securitySchemes: {
+        ...DOCUMENT.components.securitySchemes,
+        authKey: { type: "apiKey", in: "header", name: "Authorization" },
+      },
+    },
+  };
+  const c = compileContract(doc, "unpresentable.json");
+  it.each([
+    ["bearerAndBasic", /bearer and basic both need the header authorization/],
+    ["oauthAndCustom", /oauth and custom both need the header authorization/],
+    ["keyAndBearer", /bearer and authKey both need the header authorization/],
+    ["mtls", /mtls \(mutualTLS, which the harness cannot present\)/],
+    ["twoOrOne", undefined],
+    ["and", undefined],
+  ])("%s: %s", (operationId, reason) => {
+    const why = unpresentableSecurity(c.operation(operationId)!);
+    if (reason === undefined) expect(why).toBeUndefined();
+    else expect(why).toMatch(reason);
+  });
+
+  it("a run leaves such an operation out with its reason, and never blames the target for it", async () => {
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" }).end("{}");
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { summary } = await runConformance({
+        target: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        contract: c,
+        credentials: { ...CREDENTIALS, authKey: "Auth-Key-9i" },
+        noFixtures: true,
+        generate: { count: 3 },
+        seed: 1n,
+      });
+      const left = summary.coverage.operations.notExercised.find((n) => n.operation === "bearerAndBasic");
+      expect(left?.reason).toMatch(/its security cannot be presented by the harness: bearer and basic both need/);
+      expect(summary.coverage.operations.notExercised.map((n) => n.operation).sort()).toEqual(
+        ["bearerAndBasic", "keyAndBearer", "mtls", "oauthAndCustom"].sort(),
+      );
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
 });

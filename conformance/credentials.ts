@@ -84,8 +84,42 @@ export function credentialOf(scheme: SecurityScheme, run: Omit<RunCredentials, "
   return run.token;
 }
 
+/** Where a placement puts its credential: two schemes of one requirement may not share it. */
+const slotOf = (p: NonNullable<Placement>): string =>
+  p.kind === "authorization" ? "header authorization" : `${p.in} ${p.in === "header" ? p.name.toLowerCase() : p.name}`;
+
+/**
+ * Why the harness cannot present a security requirement (an alternative: every scheme of it at
+ * once), or undefined when it can: a scheme it cannot send (mutualTLS, an undeclared one), or two
+ * schemes that need the same header, query parameter or cookie (two http schemes both in
+ * Authorization, say): one request cannot carry both, so no answer to it could be judged.
+ */
+export function unpresentable(alternative: readonly SecurityScheme[]): string | undefined {
+  const slots = new Map<string, string>();
+  for (const s of alternative) {
+    const place = placementOf(s);
+    if (place === undefined) return describeScheme(s);
+    const slot = slotOf(place);
+    const other = slots.get(slot);
+    if (other !== undefined) return `${other} and ${s.name} both need the ${slot}; one request cannot carry both`;
+    slots.set(slot, s.name);
+  }
+  return undefined;
+}
+
 const usable = (alternative: readonly SecurityScheme[]): boolean =>
-  alternative.length > 0 && alternative.every((s) => placementOf(s) !== undefined);
+  alternative.length > 0 && unpresentable(alternative) === undefined;
+
+/**
+ * Why the harness cannot call an operation with valid credentials: it requires credentials and no
+ * alternative of its security can be presented (each alternative's reason). Undefined when it can.
+ */
+export function unpresentableSecurity(op: CompiledOperation): string | undefined {
+  if (!op.authRequired) return undefined;
+  const reasons = op.security.map(unpresentable);
+  if (reasons.some((r) => r === undefined)) return undefined;
+  return `its security cannot be presented by the harness: ${[...new Set(reasons)].join("; or ")}`;
+}
 
 /**
  * The alternative of an operation's security the run uses: the first one whose every scheme the

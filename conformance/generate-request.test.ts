@@ -122,7 +122,7 @@ describe("generated requests on a contract whose server picks the ids", () => {
     );
     expect(generatable(mtls.operation("x")!)).toEqual({
       ok: false,
-      why: "its security (cert) is not one the harness can present",
+      why: "its security cannot be presented by the harness: cert (mutualTLS, which the harness cannot present)",
     });
   });
 

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import type { CheckedRequest, CompiledOperation, CompiledParameter, Contract } from "../src/contract/index.js";
 import { INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN, locateRef } from "../src/contract/index.js";
 import { checkPrepared, prepareRequest, type Expectation, type Fixture, type FixtureStep } from "./fixtures.js";
-import { NEAR_MISS_KINDS } from "./credentials.js";
+import { NEAR_MISS_KINDS, unpresentableSecurity } from "./credentials.js";
 import { Random } from "./fresh.js";
 import {
   flatten,
@@ -38,12 +38,9 @@ export interface GeneratedRequest {
 
 /** Whether the generator can make requests for an operation; `why` when it cannot. */
 export function generatable(op: CompiledOperation): { ok: true } | { ok: false; why: string } {
-  // Every alternative needs a scheme the harness cannot present (mutualTLS, or one the spec does not declare).
-  const unsendable = (s: { type: string }): boolean => s.type === "mutualTLS" || s.type === "";
-  if (op.authRequired && op.security.every((alternative) => alternative.some(unsendable))) {
-    const names = [...new Set(op.security.flatMap((a) => a.filter(unsendable).map((s) => s.name)))].join(", ");
-    return { ok: false, why: `its security (${names}) is not one the harness can present` };
-  }
+  // Every alternative needs a scheme the harness cannot send, or two in one place (credentials.ts).
+  const security = unpresentableSecurity(op);
+  if (security !== undefined) return { ok: false, why: security };
   const body = op.requestBody;
   if (body !== undefined && body.required && bodyMediaType(op) === undefined) {
     const types = [...body.content.keys()].join(", ");
