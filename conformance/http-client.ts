@@ -107,7 +107,7 @@ export function createHttpClient(options: ClientOptions): HttpClient {
         durationMs: performance.now() - started,
       };
     } catch (error) {
-      const f = classify(error, options.timeoutMs, controller.signal.aborted, mask);
+      const f = classify(error, options.timeoutMs, controller.signal.aborted, mask, options.insecure === true);
       return fail(f.kind, f.message, started);
     } finally {
       clearTimeout(timer);
@@ -194,23 +194,31 @@ function classify(
   timeoutMs: number,
   aborted: boolean,
   mask: (text: string) => string = (t) => t,
+  insecure = false,
 ): TransportFailure {
   const e = error as { code?: unknown; name?: string; message?: string; cause?: { code?: unknown; message?: string } };
   // A DOMException's code is a number; only string codes (Node's and undici's) name a cause.
   const code = typeof e.code === "string" ? e.code : typeof e.cause?.code === "string" ? e.cause.code : "";
-  const detail = mask(`${code === "" ? "" : `${code}: `}${e.message ?? e.cause?.message ?? String(error)}`);
+  // One line whatever the library wrote: OpenSSL's messages end in a line break.
+  const text = `${e.message ?? e.cause?.message ?? String(error)}`.replace(/\s+/g, " ").trim();
+  const detail = mask(`${code === "" ? "" : `${code}: `}${text}`);
   if (UNREACHABLE.has(code)) return { kind: "unreachable", message: `could not connect (${detail})` };
+  // A TLS handshake answered by something that is not TLS: advice about certificates would mislead.
+  if (code === "ERR_SSL_WRONG_VERSION_NUMBER" || code === "ERR_SSL_PACKET_LENGTH_TOO_LONG")
+    return {
+      kind: "tls",
+      message: `TLS failed (${detail}): the target does not speak TLS on this port; is it plain HTTP (http://)?`,
+    };
   if (
     code.startsWith("ERR_TLS") ||
     code.startsWith("CERT_") ||
     code.includes("SELF_SIGNED") ||
-    code === "UNABLE_TO_VERIFY_LEAF_SIGNATURE" ||
-    code === "ERR_SSL_WRONG_VERSION_NUMBER"
+    code.startsWith("UNABLE_TO_")
   ) {
-    return {
-      kind: "tls",
-      message: `TLS failed (${detail}); trust the target's CA with --ca FILE, or use --insecure for a private test server`,
-    };
+    const advice = insecure
+      ? "--insecure skips the certificate check only; the handshake itself failed"
+      : "trust the target's CA with --ca FILE, or use --insecure for a private test server";
+    return { kind: "tls", message: `TLS failed (${detail}); ${advice}` };
   }
   if (
     aborted ||
@@ -265,7 +273,7 @@ function probeConnection(
     );
     socket.once(https ? "secureConnect" : "connect", () => done(undefined));
     socket.once("error", (error) => {
-      const f = classify(error, timeoutMs, false, mask);
+      const f = classify(error, timeoutMs, false, mask, insecure);
       done(
         f.kind === "tls"
           ? f

@@ -69,3 +69,23 @@ describe("an https target with a private certificate", () => {
     expect(summary.exitCode).toBe(0);
   });
 });
+
+describe("https to a port that speaks plain HTTP", () => {
+  it.each([[false], [true]])(
+    "--insecure %s: one line saying the port is not TLS, no certificate advice",
+    async (insecure) => {
+      const plain = await startVariant(contract, () => undefined, [TOKEN]);
+      try {
+        const target = plain.url.replace(/^http:/, "https:");
+        const error = await runConformance({ target, token: TOKEN, contract, insecure }).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(KitError);
+        const message = (error as KitError).message;
+        expect(message).not.toMatch(/[\r\n]/);
+        expect(message).toContain("the target does not speak TLS on this port; is it plain HTTP (http://)?");
+        expect(message).not.toContain("--ca");
+      } finally {
+        await plain.close();
+      }
+    },
+  );
+});
