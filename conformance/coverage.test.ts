@@ -96,4 +96,11 @@ describe("computeCoverage", () => {
       "no case of this run names it",
     );
   });
+
+  it("an operation whose case stopped at its producer's step says so, not that no case names it", () => {
+    const c = computeCoverage(contract, [result("deletePlant", step("createPlant", 500))], new Map());
+    expect(c.operations.notExercised.find((n) => n.operation === "deletePlant")?.reason).toBe(
+      "case case-deletePlant sent it nothing: its step to createPlant got 500, so it never reached this one",
+    );
+  });
 });

@@ -26,7 +26,10 @@ export function computeCoverage(
     if (statuses === undefined) answered.set(op, (statuses = new Set()));
     if (documented !== undefined) statuses.add(documented.status.toUpperCase());
   };
+  // The first case that targets each operation: it may have stopped before reaching it.
+  const named = new Map<string, CaseResult>();
   for (const r of results) {
+    if (!named.has(r.operation)) named.set(r.operation, r);
     for (const st of r.steps) heard(st.operation ?? r.operation, st.response?.status, st.request.parameters);
     for (const a of r.answers ?? []) heard(a.operation, a.status, a.parameters);
   }
@@ -43,7 +46,7 @@ export function computeCoverage(
     if (got !== undefined) continue;
     const reason = sent.has(op.operationId)
       ? "no request to it got an HTTP answer"
-      : (why.get(op.operationId) ?? "no case of this run names it");
+      : (why.get(op.operationId) ?? unreached(named.get(op.operationId)));
     notExercised.push({ ...describe(op), reason });
   }
   const parametersLeft: { operation: string; in: string; name: string }[] = [];
@@ -64,6 +67,18 @@ export function computeCoverage(
       notExercised: parametersLeft,
     },
   };
+}
+
+/** Why a case that targets an operation sent it nothing: an earlier step (a producer) or the case itself failed. */
+function unreached(r: CaseResult | undefined): string {
+  if (r === undefined) return "no case of this run names it";
+  const earlier = r.steps.find((st) => st.operation !== r.operation);
+  const status = earlier?.response?.status;
+  const what =
+    earlier !== undefined
+      ? `its step to ${earlier.operation} got ${status ?? `no answer (${earlier.transportFailure ?? "not sent"})`}, so it never reached this one`
+      : (r.error ?? `it ended before sending (${r.outcome})`);
+  return `case ${r.fixture} sent it nothing: ${what}`;
 }
 
 const describe = (op: CompiledOperation): Pick<NotExercised, "operation" | "method" | "path"> => ({
