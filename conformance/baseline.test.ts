@@ -2,7 +2,14 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../test/temp-dir.js";
-import { baselineFromResults, loadBaseline, writeBaseline } from "./baseline.js";
+import {
+  baselineFile,
+  baselineFromResults,
+  deviationMatcher,
+  loadBaseline,
+  SHIPPED_BASELINES,
+  writeBaseline,
+} from "./baseline.js";
 import type { Severity } from "./checks.js";
 import { createRedactor } from "./redact.js";
 import type { CaseResult, ReportedFinding } from "./results.js";
@@ -75,5 +82,30 @@ describe("writeBaseline", () => {
     expect(readFileSync(file, "utf8").endsWith("}\n")).toBe(true);
     const reason = "echoed [REDACTED]";
     expect(loadBaseline(file).deviations).toEqual([{ fixture: "a", check: "status.no-5xx", reason }]);
+  });
+});
+
+describe("deviationMatcher: entries for one case, and entries for a behaviour on any contract", () => {
+  const matches = deviationMatcher([
+    { fixture: "auth-wrong-token", check: "auth.rejected" },
+    { fixture: "generated-auth-*", check: "auth.rejected" },
+    { fixture: "generated-*", check: "response.media-type", received: "application/problem+json" },
+  ]);
+  it.each([
+    ["auth-wrong-token", "auth.rejected", "200", true],
+    ["auth-missing", "auth.rejected", "200", false],
+    ["generated-auth-GET /users", "auth.rejected", "200", true],
+    ["generated-auth-GET /users", "status.no-5xx", "500", false],
+    ["generated-negative-createPlant", "response.media-type", "application/problem+json; charset=utf-8", true],
+    ["generated-negative-createPlant", "response.media-type", "text/html", false],
+    ["valid-basic", "response.media-type", "application/problem+json", false],
+  ])("%s %s (received %s): known %s", (fixture, check, received, known) => {
+    expect(matches(fixture, check, received)).toBe(known);
+  });
+
+  it("every shipped baseline loads by its name, and a name that is no shipped baseline is a file path", () => {
+    for (const name of SHIPPED_BASELINES) expect(loadBaseline(name).deviations.length).toBeGreaterThan(0);
+    expect(baselineFile("prism-mock")).toMatch(/conformance[/\\]baselines[/\\]prism-mock\.json$/);
+    expect(baselineFile("my-baseline.json")).toBe("my-baseline.json");
   });
 });

@@ -1,15 +1,54 @@
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { KitError } from "../src/errors.js";
+import { KIT_ROOT } from "../src/paths.js";
+import { escapeRegExp } from "../src/regexp.js";
 import { CHECK_IDS } from "./checks.js";
 import type { Redactor } from "./redact.js";
 import { writeFileAtomic } from "./reporters/files.js";
 import type { CaseResult } from "./results.js";
 
-/** A known deviation of a target: a finding of this check on this fixture is expected. */
+/**
+ * A known deviation of a target: a finding of this check on this fixture is expected. `fixture` may
+ * hold `*` wildcards (`generated-auth-*`): the entry then describes what a target does on any
+ * contract rather than one case, and `received` (text the finding's evidence must contain) narrows
+ * it to that behaviour. A pattern entry is never stale: it names no case that must occur.
+ */
 export interface KnownDeviation {
   readonly fixture: string;
   readonly check: string;
+  readonly received?: string;
   readonly reason?: string;
+}
+
+/** Whether an entry names cases by a pattern (and so describes a behaviour, not a case). */
+export const isPattern = (d: KnownDeviation): boolean => d.fixture.includes("*");
+
+/** The entries a finding of a case matches: the same check, the fixture (or its pattern), the evidence. */
+export function deviationMatcher(
+  deviations: readonly KnownDeviation[],
+): (fixture: string, check: string, received: string) => boolean {
+  const exact = new Set(
+    deviations.filter((d) => !isPattern(d) && d.received === undefined).map((d) => baselineKey(d.fixture, d.check)),
+  );
+  const rest = deviations
+    .filter((d) => isPattern(d) || d.received !== undefined)
+    .map((d) => ({ ...d, re: new RegExp(`^${d.fixture.split("*").map(escapeRegExp).join(".*")}$`) }));
+  return (fixture, check, received) =>
+    exact.has(baselineKey(fixture, check)) ||
+    rest.some(
+      (d) => d.check === check && d.re.test(fixture) && (d.received === undefined || received.includes(d.received)),
+    );
+}
+
+/** The baselines the kit ships, by the name --baseline takes instead of a file. */
+export const SHIPPED_BASELINES = ["prism", "prism-mock"] as const;
+
+/** A --baseline value as a file: a shipped baseline's name, else the path as given. */
+export function baselineFile(nameOrFile: string): string {
+  return (SHIPPED_BASELINES as readonly string[]).includes(nameOrFile)
+    ? join(KIT_ROOT, "conformance", "baselines", `${nameOrFile}.json`)
+    : nameOrFile;
 }
 
 export interface Baseline {
@@ -18,7 +57,8 @@ export interface Baseline {
 }
 
 /** Reads a baseline file; every problem names the file and the field. */
-export function loadBaseline(file: string): Baseline {
+export function loadBaseline(nameOrFile: string): Baseline {
+  const file = baselineFile(nameOrFile);
   let text: string;
   try {
     text = readFileSync(file, "utf8");
@@ -39,6 +79,8 @@ export function loadBaseline(file: string): Baseline {
     if (typeof o !== "object" || o === null || typeof o.fixture !== "string" || typeof o.check !== "string") {
       throw new KitError("PS_BASELINE_INVALID", `${file}: field /deviations/${i} needs string "fixture" and "check"`);
     }
+    if (o.received !== undefined && typeof o.received !== "string")
+      throw new KitError("PS_BASELINE_INVALID", `${file}: field /deviations/${i}/received must be a string`);
     if (!(CHECK_IDS as readonly string[]).includes(o.check)) {
       throw new KitError(
         "PS_BASELINE_INVALID",

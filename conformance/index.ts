@@ -8,7 +8,7 @@ export type { Level, LevelVerdict } from "./levels.js";
 export type { Check, CheckId, Finding, Severity } from "./checks.js";
 export { loadFixtures, loadFixture, prepareRequest, requestProblems } from "./fixtures.js";
 export type { Fixture, FixtureStep, Expectation, PreparedRequest } from "./fixtures.js";
-export { loadBaseline, baselineFromResults, writeBaseline } from "./baseline.js";
+export { loadBaseline, baselineFile, baselineFromResults, writeBaseline } from "./baseline.js";
 export type { Baseline, KnownDeviation } from "./baseline.js";
 export { savedFixtures, writeSavedFixture } from "./saved-fixtures.js";
 export type { SavedFixture } from "./saved-fixtures.js";

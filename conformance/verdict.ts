@@ -1,4 +1,4 @@
-import { baselineKey, type Baseline } from "./baseline.js";
+import { baselineKey, deviationMatcher, isPattern, type Baseline } from "./baseline.js";
 import type { Finding } from "./checks.js";
 import { operationCoveragePercent } from "./coverage.js";
 import type { Level, LevelVerdict } from "./levels.js";
@@ -14,10 +14,10 @@ export type Classify = (fixture: string, finding: Finding) => ReportedFinding;
  * runs (`contract` always does).
  */
 export function classifier(baseline: Baseline | undefined, levels: readonly Level[]): Classify {
-  const known = new Set((baseline?.deviations ?? []).map((d) => baselineKey(d.fixture, d.check)));
+  const known = deviationMatcher(baseline?.deviations ?? []);
   const run = new Set<Level>(["contract", ...levels]);
   return (fixture, finding) => {
-    const isKnown = known.has(baselineKey(fixture, finding.check));
+    const isKnown = known(fixture, finding.check, finding.received);
     const counted = finding.severity !== "note" && run.has(finding.level);
     return { ...finding, known: isKnown, counts: !isKnown && counted };
   };
@@ -110,6 +110,7 @@ function staleEntries(results: readonly CaseResult[], input: SummaryInput): { fi
     ),
   );
   return (input.baseline?.deviations ?? [])
+    .filter((d) => !isPattern(d))
     .filter((d) => (ran.has(d.fixture) && !seen.has(baselineKey(d.fixture, d.check))) || !loaded.has(d.fixture))
     .map(({ fixture, check }) => ({ fixture, check }));
 }

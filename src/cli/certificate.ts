@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import {
+  baselineFile,
   certificateLines,
   describeBaseline,
   describeContract,
@@ -78,7 +79,7 @@ export async function certificate(argv: string[], io: Io): Promise<number> {
   const result = await verifyCertificate(text, {
     spec: values.spec,
     fixtures: values.fixtures,
-    baseline: values.baseline,
+    baseline: values.baseline === undefined ? undefined : baselineFile(values.baseline),
     hmacKey: io.env[CERTIFICATE_KEY_VARIABLE] || undefined,
     publicKey:
       keyFile === undefined

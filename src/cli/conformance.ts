@@ -1,6 +1,7 @@
 import { join, resolve } from "node:path";
 import {
   baselineFromResults,
+  baselineFile as shippedOrFile,
   buildCertificate,
   checkWritable,
   consoleReporter,
@@ -81,7 +82,9 @@ Verdict and reports:
                             runs); each level gets its own verdict, a failing one exits 1; repeatable:
 ${levelHelp()}
   --strict                  every level (the union of all of them)
-  --baseline FILE           known deviations: reported, but not counted in the exit code
+  --baseline FILE|NAME      known deviations: reported, but not counted in the exit code; NAME is a
+                            shipped one: prism (the Plant Store suite against a Prism mock) or
+                            prism-mock (what a Prism mock of any contract does)
   --write-baseline FILE     write this run's counted and known findings as a baseline
   --report FORMAT=FILE      write a report: json=FILE, junit=FILE, markdown=FILE (for
                             $GITHUB_STEP_SUMMARY) or html=FILE (one self-contained page for people:
@@ -178,6 +181,8 @@ export async function conformance(argv: string[], io: Io): Promise<number> {
   const reports = (values.report ?? []).map((r) => parseReportFlag(r, ["json", "junit", "markdown", "html"] as const));
   const saveDir = values["save-failures"];
   const baselineFile = values["write-baseline"];
+  // A shipped baseline's name (prism-mock) or a file.
+  const baselinePath = values.baseline === undefined ? undefined : shippedOrFile(values.baseline);
   const certificateFile = values.certificate === undefined ? undefined : resolve(values.certificate);
   if (certificateFile === undefined && values["signing-key"] !== undefined)
     throw new KitError("PS_USAGE", "--signing-key signs a certificate: give --certificate FILE too");
@@ -236,7 +241,7 @@ export async function conformance(argv: string[], io: Io): Promise<number> {
       values["min-coverage"] === undefined
         ? undefined
         : integerFlag("min-coverage", values["min-coverage"], 100, 0, 100),
-    baseline: values.baseline === undefined ? undefined : loadBaseline(values.baseline),
+    baseline: baselinePath === undefined ? undefined : loadBaseline(baselinePath),
     // Floors and caps keep a run meaningful and its memory bounded (concurrency x read cap).
     timeoutMs: integerFlag("timeout", values.timeout, RUN_DEFAULTS.timeoutMs, 100, 600_000),
     concurrency: integerFlag("concurrency", values.concurrency, RUN_DEFAULTS.concurrency, 1, 64),
@@ -269,7 +274,7 @@ export async function conformance(argv: string[], io: Io): Promise<number> {
     runOptions = options();
     // The inputs a certificate states are read as the run starts (a failure there is a run that could not start).
     if (certificateFile !== undefined && contract !== undefined)
-      stated = certificateInputs(contract, runOptions, values.baseline);
+      stated = certificateInputs(contract, runOptions, baselinePath);
     run = await runConformance(runOptions, consoleReporter(out, { color, verbose: values.verbose === true }));
   } catch (error) {
     // Reports still say why the run could not be judged, so CI shows the reason where it looks.
@@ -282,7 +287,7 @@ export async function conformance(argv: string[], io: Io): Promise<number> {
   if (certificateFile !== undefined) {
     const certificate = buildCertificate({
       summary,
-      ...(stated ?? certificateInputs(await loadContract(spec), runOptions, values.baseline)),
+      ...(stated ?? certificateInputs(await loadContract(spec), runOptions, baselinePath)),
       only: runOptions.only,
       skip: runOptions.skip,
       generate: runOptions.generate?.count,
