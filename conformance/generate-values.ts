@@ -322,35 +322,40 @@ function objectArb(doc: unknown, s: Schema, w: Walk, depth: number): fc.Arbitrar
   const needed = Math.max(0, lo - required.length - optional.length);
   const freeExtras = (closed && patterns.length === 0) || w.inUnion || depth > 2 ? 0 : 2;
   const extraCount = needed + freeExtras;
-  const hi = Math.max(lo, Math.min(maxP, required.length + optional.length + extraCount));
+  // Below the top, a few optional properties at most: wide schemas nested a few levels deep would
+  // otherwise make bodies of tens of thousands of values (and as long to build and judge).
+  const optionalRoom = depth === 0 ? optional.length : Math.min(optional.length, 4);
+  const hi = Math.max(lo, Math.min(maxP, required.length + optionalRoom + extraCount));
   const values: Record<string, fc.Arbitrary<unknown>> = {};
   for (const k of [...required, ...optional]) values[k] = valuesAt(doc, props[k] ?? schemaOf(k), w, depth + 1);
   const extras = extraArb(doc, s, w, depth, props, patterns, patternProperties, closed, extraCount);
   const dependent = dependencies(s);
+  // Which properties first (names only), then values for those alone: a wide schema's unused
+  // optional properties are never drawn.
   return fc
     .tuple(
-      fc.record(values),
       fc.shuffledSubarray(optional, { minLength: optional.length, maxLength: optional.length }),
       fc.integer({ min: lo, max: hi }),
-      extras,
     )
-    .map(([vals, order, n, extra]) => {
-      const out: Record<string, unknown> = {};
-      for (const k of required) out[k] = vals[k];
-      for (const k of order.slice(0, Math.max(0, n - required.length))) out[k] = vals[k];
-      for (const [k, v] of extra) if (Object.keys(out).length < n && !(k in out)) out[k] = v;
+    .chain(([order, n]) => {
+      const keys = new Set([...required, ...order.slice(0, Math.max(0, n - required.length))]);
       // dependentRequired: a present property brings the ones it depends on (2020-12 section 6.5.4).
       for (let changed = true; changed;) {
         changed = false;
         for (const [k, needs] of dependent)
-          if (k in out)
+          if (keys.has(k))
             for (const d of needs)
-              if (!(d in out) && d in vals) {
-                out[d] = vals[d];
+              if (!keys.has(d) && d in values) {
+                keys.add(d);
                 changed = true;
               }
       }
-      return out;
+      const chosen = Object.fromEntries([...keys].map((k) => [k, values[k]!]));
+      return fc.tuple(fc.record(chosen), extras).map(([vals, extra]) => {
+        const out: Record<string, unknown> = { ...vals };
+        for (const [k, v] of extra) if (Object.keys(out).length < n && !(k in out)) out[k] = v;
+        return out;
+      });
     });
 }
 

@@ -155,11 +155,26 @@ function freshen(doc: unknown, schema: unknown, body: unknown, options: Generato
       t === "integer" &&
       (p.format === undefined || p.format === "int64") &&
       p.minimum === undefined &&
-      p.maximum === undefined
+      p.maximum === undefined &&
+      p.exclusiveMinimum === undefined &&
+      p.exclusiveMaximum === undefined &&
+      p.multipleOf === undefined &&
+      p.enum === undefined &&
+      p.const === undefined
     )
       out[k] = make("integer");
-    else if (t === "string" && p.format === undefined && p.pattern === undefined && p.maxLength === undefined)
-      out[k] = make("string");
+    else if (
+      t === "string" &&
+      p.format === undefined &&
+      p.pattern === undefined &&
+      p.maxLength === undefined &&
+      p.enum === undefined &&
+      p.const === undefined
+    ) {
+      // A fresh string shorter than the minLength would break the schema: the drawn value stays.
+      const fresh = make("string");
+      if (typeof p.minLength !== "number" || String(fresh).length >= p.minLength) out[k] = fresh;
+    }
   }
   return out;
 }
