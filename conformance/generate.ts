@@ -80,6 +80,8 @@ interface Mutation {
   readonly reason: string;
   /** The violation location the contract must refuse it at (`body/id`, `body`). */
   readonly at: string;
+  /** The keyword of the rule broken (`required`, `type`, `format`), which the refusal must name. */
+  readonly keyword: string;
 }
 
 /**
@@ -95,13 +97,14 @@ function mutations(doc: unknown, schema: unknown, body: Record<string, unknown>)
   for (const r of (s.required as string[]) ?? []) {
     if (readOnly(r) || !(r in body)) continue;
     const { [r]: _dropped, ...rest } = body;
-    out.push({ body: rest, reason: `body/${r}: required`, at: `body/${r}` });
+    out.push({ body: rest, reason: `body/${r}: required`, at: `body/${r}`, keyword: "required" });
   }
   for (const [k, raw] of Object.entries(props)) {
     if (readOnly(k)) continue;
     const p = flatten(doc, raw);
     const at = `body/${k}`;
-    for (const w of wrongTypes(p)) out.push({ body: { ...body, [k]: w.value }, reason: `${at}: ${w.reason}`, at });
+    for (const w of wrongTypes(p))
+      out.push({ body: { ...body, [k]: w.value }, reason: `${at}: ${w.reason}`, at, keyword: "type" });
     if (typeOf(p) === "integer" && typesOf(p)?.length === 1) {
       const [lo, hi] =
         p.format === "int32"
@@ -110,26 +113,39 @@ function mutations(doc: unknown, schema: unknown, body: Record<string, unknown>)
             ? [INT64_MIN, INT64_MAX]
             : [undefined, undefined];
       if (hi !== undefined && lo !== undefined) {
-        out.push({ body: { ...body, [k]: hi + 1n }, reason: `${at}: format ${p.format} (above the range)`, at });
-        out.push({ body: { ...body, [k]: lo - 1n }, reason: `${at}: format ${p.format} (below the range)`, at });
+        out.push({
+          body: { ...body, [k]: hi + 1n },
+          reason: `${at}: format ${p.format} (above the range)`,
+          at,
+          keyword: "format",
+        });
+        out.push({
+          body: { ...body, [k]: lo - 1n },
+          reason: `${at}: format ${p.format} (below the range)`,
+          at,
+          keyword: "format",
+        });
       }
-      out.push({ body: { ...body, [k]: 0.5 }, reason: `${at}: type integer (sent 0.5)`, at });
+      out.push({ body: { ...body, [k]: 0.5 }, reason: `${at}: type integer (sent 0.5)`, at, keyword: "type" });
     }
   }
-  for (const w of wrongTypes(s)) out.push({ body: w.value, reason: `body: ${w.reason}`, at: "body" });
+  for (const w of wrongTypes(s)) out.push({ body: w.value, reason: `body: ${w.reason}`, at: "body", keyword: "type" });
   return out;
 }
 
+/** A form field that cannot be read as its schema's type (acceptability.ts says `style` or `json`): a type refusal. */
+const unread = (v: { keyword: string }): boolean => v.keyword === "style" || v.keyword === "json";
+
 /**
  * Whether the contract refuses a mutated body for the rule the mutation broke: a schema refusal
- * whose every violation is at the mutated place (or inside it). A refusal elsewhere would make the
- * case's reason a lie, and a server that accepts it no failure of that rule.
+ * naming that rule's keyword, every violation at the mutated place (or inside it). A refusal for
+ * another rule would make the case's reason a lie, and a server that accepts it no failure of that
+ * rule. A form whose fields cannot be read as their schema says is refused before the schema.
  */
-export function refusedAt(checked: CheckedRequest, at: string): boolean {
-  if (checked.ok) return false;
-  if (checked.reason !== "schema") return at === "body" && (checked.reason === "json" || checked.reason === "utf-8");
+export function refusedAt(checked: CheckedRequest, at: string, keyword: string): boolean {
+  if (checked.ok || checked.reason !== "schema") return false;
   return (
-    checked.violations.length > 0 &&
+    checked.violations.some((v) => v.location === at && (v.keyword === keyword || (keyword === "type" && unread(v)))) &&
     checked.violations.every((v) => v.location === at || v.location.startsWith(`${at}/`))
   );
 }
@@ -323,7 +339,7 @@ export function negativeBodies(
     if (all.length === 0) return null;
     const m = all[pick % all.length]!;
     const text = encodeBody(op, m.body);
-    return text !== undefined && refusedAt(judge(op, text), m.at) ? { text, reason: m.reason } : null;
+    return text !== undefined && refusedAt(judge(op, text), m.at, m.keyword) ? { text, reason: m.reason } : null;
   });
 }
 
