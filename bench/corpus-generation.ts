@@ -72,7 +72,7 @@ for (const doc of chosen) {
   let left = 0;
   const started = performance.now();
   for (const op of contract.operations) {
-    if (!generatable(op).ok) {
+    if (!generatable(op, contract.document).ok) {
       left++;
       continue;
     }

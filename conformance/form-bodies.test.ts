@@ -1,7 +1,9 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { checkRequest, compileContract, type Contract } from "../src/contract/index.js";
+import { encodeBody, positiveBodies } from "./generate.js";
 import { runConformance } from "./run.js";
 
 // Operations whose bodies are forms, not JSON: urlencoded and multipart, each read field by field as
@@ -163,5 +165,19 @@ describe("generated form bodies", () => {
     } finally {
       await new Promise<void>((r) => server.close(() => r()));
     }
+  });
+});
+
+describe("form fields carry what a form can", () => {
+  it("a form field never holds a lone surrogate, and a value with one is not encoded (not thrown)", () => {
+    const note = contract.operation("createNote")!;
+    const bodies = fc
+      .sample(positiveBodies(contract, note, contract.document, { fresh: new Map() }), { numRuns: 300, seed: 5 })
+      .filter((b) => b !== null);
+    expect(bodies.length).toBeGreaterThan(100);
+    for (const b of bodies) expect(b.text).not.toMatch(/%ED%[AB][0-9A-F]/); // UTF-8 of a surrogate
+    // Non-ASCII text does reach the fields (the charset is Unicode, not ASCII).
+    expect(bodies.some((b) => /%[C-F][0-9A-F]/.test(b.text))).toBe(true);
+    expect(encodeBody(note, { title: "a\ud800", count: 1 })).toBeUndefined();
   });
 });

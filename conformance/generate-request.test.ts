@@ -2,7 +2,9 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkRequest, compileContract } from "../src/contract/index.js";
-import { generatable, producerFor } from "./generate-request.js";
+import fc from "fast-check";
+import { negativeBodies, positiveBodies, valueArb } from "./generate.js";
+import { generatable, positiveRequests, producerFor } from "./generate-request.js";
 import { runConformance } from "./run.js";
 
 // A contract whose server picks the ids (readOnly in the create's answer), with a patterned query
@@ -150,5 +152,125 @@ describe("generated requests on a contract whose server picks the ids", () => {
       expect(summary.exitCode, JSON.stringify(bad, null, 1).slice(0, 3000)).toBe(0);
       expect(summary.coverage.operations.exercised).toBe(3);
     }
+  });
+});
+
+describe("requests a server must take as the contract means them", () => {
+  const doc = {
+    openapi: "3.0.3",
+    info: { title: "t", version: "1" },
+    paths: {
+      "/search": {
+        get: {
+          operationId: "search",
+          parameters: [
+            { name: "topic", in: "query", required: true, schema: { type: "array", items: { type: "string" } } },
+            { name: "key", in: "query", required: true, schema: { type: "string", minLength: 64 } },
+            { name: "X-Trace", in: "header", required: true, schema: { type: "string", minLength: 10 } },
+          ],
+          responses: { "200": { description: "ok" } },
+        },
+      },
+      "/users": {
+        post: {
+          operationId: "createUser",
+          requestBody: {
+            required: true,
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  required: ["id", "name"],
+                  properties: {
+                    id: { type: "string", readOnly: true },
+                    name: { type: "string", minLength: 10 },
+                    kind: { type: "string" },
+                  },
+                },
+              },
+            },
+          },
+          responses: { "201": { description: "made" } },
+        },
+      },
+      "/tags": {
+        post: {
+          operationId: "createTag",
+          requestBody: {
+            required: true,
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  required: ["label"],
+                  properties: { id: { type: "integer", readOnly: true }, label: { type: "string" } },
+                },
+              },
+            },
+          },
+          responses: { "201": { description: "made" } },
+        },
+      },
+      "/never": {
+        post: {
+          operationId: "never",
+          requestBody: {
+            required: true,
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  required: ["code"],
+                  properties: { code: { $ref: "#/components/schemas/Code" } },
+                },
+              },
+            },
+          },
+          responses: { "200": { description: "ok" } },
+        },
+      },
+    },
+    components: { schemas: { Code: { type: "string", minLength: 8, maxLength: 4 } } },
+  };
+  const c = compileContract(doc, "http.yaml");
+  const options = { fresh: new Map() };
+
+  it("a required query array is never empty (allowEmptyValue is false), and header values are visible ASCII", () => {
+    const requests = fc
+      .sample(positiveRequests(c, c.operation("search")!, options), { numRuns: 200, seed: 3 })
+      .filter((r) => r !== null);
+    expect(requests.length).toBeGreaterThan(100);
+    for (const r of requests) {
+      expect((r.parameters["query:topic"] as unknown[]).length).toBeGreaterThan(0);
+      expect(String(r.parameters["query:key"]).length).toBeGreaterThanOrEqual(64);
+      expect(r.parameters["header:X-Trace"]).toMatch(/^[\x21-\x7e]{10,}$/);
+    }
+  });
+
+  it("a request body never carries a readOnly property, required or not", () => {
+    const schema = { $ref: "#/paths/~1users/post/requestBody/content/application~1json/schema" };
+    const drawn = fc.sample(valueArb(c.document, schema), { numRuns: 200, seed: 4 });
+    expect(drawn.every((v) => typeof v === "object" && v !== null && !("id" in v) && "name" in v)).toBe(true);
+    // Whatever the contract says of a required readOnly property (OAS 3.0.3: required in responses only).
+    for (const b of fc.sample(positiveBodies(c, c.operation("createUser")!, c.document, options), { numRuns: 50 }))
+      if (b !== null) expect(JSON.parse(b.text)).not.toHaveProperty("id");
+  });
+
+  it("no negative is built on a readOnly property: a server may ignore it in a request", () => {
+    const negatives = fc
+      .sample(negativeBodies(c, c.operation("createTag")!, c.document, options), { numRuns: 300, seed: 4 })
+      .filter((b) => b !== null);
+    const reasons = new Set(negatives.map((b) => b.reason));
+    expect(reasons).toContain("body/label: required");
+    expect(reasons).toContain("body/label: type string (sent integer)");
+    expect([...reasons].some((r) => r!.startsWith("body/id"))).toBe(false);
+  });
+
+  it("an operation whose body no value satisfies is left out, the pointer of the rule said", () => {
+    expect(generatable(c.operation("never")!, c.document)).toEqual({
+      ok: false,
+      why: "no request satisfies its schema at /components/schemas/Code: required property code: minLength 8 is above maxLength 4",
+    });
+    expect(generatable(c.operation("createUser")!, c.document)).toEqual({ ok: true });
   });
 });

@@ -4,6 +4,8 @@ import { INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN, locateRef } from "../src/co
 import { checkPrepared, prepareRequest, type Expectation, type Fixture, type FixtureStep } from "./fixtures.js";
 import { NEAR_MISS_KINDS, unpresentableSecurity } from "./credentials.js";
 import { Random } from "./fresh.js";
+import { typesOf, view } from "./generate-schema-view.js";
+import { unsatisfiable, type Unsatisfiable } from "./generate-unsatisfiable.js";
 import {
   flatten,
   formatArb,
@@ -36,8 +38,12 @@ export interface GeneratedRequest {
   readonly reason?: string;
 }
 
-/** Whether the generator can make requests for an operation; `why` when it cannot. */
-export function generatable(op: CompiledOperation): { ok: true } | { ok: false; why: string } {
+/**
+ * Whether the generator can make requests for an operation; `why` when it cannot. Given the
+ * contract's document, a request body or required parameter whose schema no value satisfies is
+ * said too, with the pointer of the rule (see unsatisfiableRequest).
+ */
+export function generatable(op: CompiledOperation, doc?: unknown): { ok: true } | { ok: false; why: string } {
   // Every alternative needs a scheme the harness cannot send, or two in one place (credentials.ts).
   const security = unpresentableSecurity(op);
   if (security !== undefined) return { ok: false, why: security };
@@ -49,26 +55,53 @@ export function generatable(op: CompiledOperation): { ok: true } | { ok: false; 
       why: `its request body is ${types}; the generator makes JSON and form (urlencoded, multipart) bodies with a schema`,
     };
   }
+  const impossible = doc === undefined ? undefined : unsatisfiableRequest(op, doc);
+  if (impossible !== undefined)
+    return { ok: false, why: `no request satisfies its schema at ${impossible.pointer}: ${impossible.reason}` };
   return { ok: true };
+}
+
+/**
+ * Why no request of an operation can be generated: the schema of the body it sends or of a required
+ * parameter accepts no value. Undefined when each may be satisfied.
+ */
+export function unsatisfiableRequest(op: CompiledOperation, doc: unknown): Unsatisfiable | undefined {
+  for (const p of op.parameters) {
+    if (!p.required) continue;
+    const pointer = p.content !== undefined ? `${p.content.pointer}/schema` : `${p.pointer}/schema`;
+    if (p.content !== undefined && p.content.schema === undefined) continue;
+    const found = unsatisfiable(doc, pointer);
+    if (found !== undefined) return found;
+  }
+  const type = bodyMediaType(op);
+  const entry = type === undefined ? undefined : op.requestBody?.content.get(type);
+  return entry === undefined || !entry.hasSchema ? undefined : unsatisfiable(doc, `${entry.pointer}/schema`);
 }
 
 export const key = (p: CompiledParameter): string => `${p.in}:${p.name}`;
 const schemaOfParameter = (p: CompiledParameter): unknown => p.schema ?? p.content?.schema ?? {};
 
-/** Values for a parameter: tamer strings than a body's (they go in a URL or a header), formats honoured. */
+/**
+ * Values for a parameter, by its schema, with what its place can carry: a URL (path, query) takes
+ * any well-formed Unicode (UTF-8, percent-encoded: RFC 3986 section 2.5), no lone surrogate; a
+ * header or cookie visible ASCII (RFC 9110 section 5.5). A path segment is never empty, and an array
+ * in a query is never empty unless `allowEmptyValue` says so: form style writes `[]` as `name=`,
+ * which reads back as one empty value (OAS 3.0.3 section 4.7.12.4). Strings stay short unless the
+ * schema asks for long ones: a URL or a header has a practical limit of some 8,000 characters.
+ */
 function parameterArb(doc: unknown, p: CompiledParameter): fc.Arbitrary<unknown> {
-  const s = (schemaOfParameter(p) ?? {}) as Schema;
-  const type = Array.isArray(s.type) ? s.type[0] : s.type;
-  const patterned = type === "string" ? patternArb(s.pattern) : undefined;
-  if (patterned !== undefined) return patterned;
-  if (type === "string" && s.enum === undefined && s.const === undefined && s.pattern === undefined) {
-    const formatted = formatArb(s.format);
-    if (formatted !== undefined) return formatted;
-    const minLength = typeof s.minLength === "number" ? s.minLength : p.in === "path" ? 1 : 0;
-    const maxLength = Math.max(minLength, Math.min(typeof s.maxLength === "number" ? s.maxLength : 40, 40));
-    return fc.string({ unit: p.in === "header" ? "binary-ascii" : "grapheme", minLength, maxLength });
+  const s = view(doc, schemaOfParameter(p) ?? {});
+  const types = typesOf(s);
+  const extra: Schema = {};
+  if (types?.includes("string") && s.enum === undefined && s.const === undefined) {
+    const min = Math.max(typeof s.minLength === "number" ? s.minLength : 0, p.in === "path" ? 1 : 0);
+    extra.minLength = min;
+    extra.maxLength = Math.max(min, Math.min(typeof s.maxLength === "number" ? s.maxLength : 40, 40));
   }
-  return valueArb(doc, s);
+  if (types?.includes("array") && !p.allowEmptyValue)
+    extra.minItems = Math.max(1, typeof s.minItems === "number" ? s.minItems : 0);
+  const charset = p.in === "header" || p.in === "cookie" ? "header" : "text";
+  return valueArb(doc, { allOf: [s, extra] }, 0, { direction: "request", charset });
 }
 
 /** An ordinary value for a schema: what any server must take (the plainest request). */
@@ -96,7 +129,10 @@ function plainValue(s0: unknown, doc: unknown, depth = 0): unknown {
     }
     default: {
       const drawn = formatArb(s.format) ?? patternArb(s.pattern);
-      return drawn === undefined ? "generated" : fc.sample(drawn, { numRuns: 1, seed: 1 })[0];
+      if (drawn !== undefined) return fc.sample(drawn, { numRuns: 1, seed: 1 })[0];
+      const min = typeof s.minLength === "number" ? s.minLength : 0;
+      const max = typeof s.maxLength === "number" ? s.maxLength : Infinity;
+      return "generated".padEnd(min, "x").slice(0, Math.max(min, Math.min(max, 9)));
     }
   }
 }

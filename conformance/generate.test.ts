@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseJsonExact } from "../src/contract/index.js";
+import { parseJsonExact, type CheckedRequest } from "../src/contract/index.js";
 import { startReferenceServer } from "../src/server/index.js";
 import { FAULTY } from "../test/catalogue.js";
 import { kitContract, TOKEN, withReference } from "../test/helpers.js";
@@ -12,7 +12,7 @@ import { runCli } from "../test/process.js";
 import { tempDir } from "../test/temp-dir.js";
 import { startVariant } from "../test/variant-server.js";
 import { freshValue, Random } from "./fresh.js";
-import { negativeBodies, positiveBodies } from "./generate.js";
+import { negativeBodies, positiveBodies, refusedAt } from "./generate.js";
 import { runConformance } from "./run.js";
 
 const contract = await kitContract();
@@ -371,5 +371,51 @@ describe("generation on other specs never hangs, crashes or passes on nothing", 
     } finally {
       await server.close();
     }
+  });
+});
+
+describe("a negative counts only when refused for the rule it breaks", () => {
+  const refusal = (violations: { location: string; keyword: string }[]) =>
+    ({
+      ok: false,
+      reason: "schema",
+      detail: "",
+      entry: entry,
+      value: undefined,
+      exact: new Map(),
+      violations: violations.map((v) => ({ ...v, message: "", schemaPath: "#" })),
+    }) as unknown as CheckedRequest;
+  it.each([
+    ["the rule, at the place", [{ location: "body/id", keyword: "type" }], "body/id", "type", true],
+    [
+      "inside the place",
+      [
+        { location: "body/id", keyword: "type" },
+        { location: "body/id/x", keyword: "type" },
+      ],
+      "body/id",
+      "type",
+      true,
+    ],
+    [
+      "another place too",
+      [
+        { location: "body/id", keyword: "type" },
+        { location: "body", keyword: "oneOf" },
+      ],
+      "body/id",
+      "type",
+      false,
+    ],
+    ["another rule at the place", [{ location: "body/id", keyword: "minimum" }], "body/id", "type", false],
+    ["a form field unread as its type", [{ location: "body/count", keyword: "style" }], "body/count", "type", true],
+    ["no violation", [], "body", "type", false],
+  ])("%s: %s", (_name, violations, at, keyword, kept) => {
+    expect(refusedAt(refusal(violations), at, keyword)).toBe(kept);
+  });
+  it("an accepted body is no negative", () => {
+    expect(
+      refusedAt({ ok: true, entry, value: {}, exact: new Map() } as unknown as CheckedRequest, "body", "type"),
+    ).toBe(false);
   });
 });

@@ -8,7 +8,11 @@ import {
   serializeQuery,
   stringifyExact,
 } from "../src/contract/index.js";
-import { INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN, TWO_53 } from "../src/contract/index.js";
+import { INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN } from "../src/contract/index.js";
+import type { CheckedRequest } from "../src/contract/index.js";
+import { typesOf, view } from "./generate-schema-view.js";
+import { formatArb, patternArb } from "./generate-strings.js";
+import { JSON_REQUEST, leftOut, valuesOf, type ValueContext } from "./generate-values.js";
 
 /**
  * Requests generated from an operation's request schema: positive bodies the schema accepts, biased
@@ -26,176 +30,35 @@ export interface GeneratedBody {
   readonly reason?: string;
 }
 
-/** Follows local $refs into the bundled document the contract was compiled from. */
-function deref(doc: unknown, schema: unknown): Schema {
-  let s = schema as Schema;
-  for (let i = 0; i < 32 && typeof s?.$ref === "string" && (s.$ref as string).startsWith("#"); i++) {
-    s = resolvePointer(doc, decodeURIComponent((s.$ref as string).slice(1))) as Schema;
-  }
-  return s ?? {};
-}
-
-/** An object schema with allOf merged in (properties and required lists united). */
+/** An object schema with its $refs followed and allOf merged in (properties and required lists united, bounds tightened). */
 export function flatten(doc: unknown, schema: unknown): Schema {
-  const s = deref(doc, schema);
-  if (!Array.isArray(s.allOf)) return s;
-  const merged: Schema = {
-    ...s,
-    allOf: undefined,
-    properties: { ...((s.properties as Schema) ?? {}) },
-    required: [...((s.required as string[]) ?? [])],
-  };
-  for (const part of s.allOf) {
-    const p = flatten(doc, part);
-    if (p.type !== undefined) merged.type = p.type;
-    Object.assign(merged.properties as Schema, (p.properties as Schema) ?? {});
-    (merged.required as string[]).push(...((p.required as string[]) ?? []));
-    if (p.additionalProperties === false) merged.additionalProperties = false;
-  }
-  return merged;
+  return view(doc, schema);
 }
 
-const typeOf = (s: Schema): string | undefined =>
-  Array.isArray(s.type) ? (s.type[0] as string) : (s.type as string | undefined);
+const typeOf = (s: Schema): string | undefined => typesOf(s)?.find((t) => t !== "null");
 
-/** Integers biased to the edges: the format's bounds and their neighbours, 2^53 +/- 1, 0. */
-function integerArb(s: Schema): fc.Arbitrary<bigint> {
-  const [lo, hi] = s.format === "int32" ? [INT32_MIN, INT32_MAX] : [INT64_MIN, INT64_MAX];
-  const min = typeof s.minimum === "number" ? BigInt(Math.ceil(s.minimum)) : lo;
-  const max = typeof s.maximum === "number" ? BigInt(Math.floor(s.maximum)) : hi;
-  const edges = [min, min + 1n, max, max - 1n, 0n, 1n, -1n, TWO_53 - 1n, TWO_53, TWO_53 + 1n, -TWO_53 - 1n].filter(
-    (v) => v >= min && v <= max,
-  );
-  return fc.oneof(
-    { arbitrary: fc.constantFrom(...edges), weight: 2 },
-    { arbitrary: fc.bigInt({ min, max }), weight: 3 },
-  );
+export { formatArb, patternArb };
+
+/**
+ * Positive values of a schema, built to satisfy it (generate-values.ts). The context says which
+ * message they go in (a request: no readOnly properties) and which characters its strings may hold.
+ */
+export function valueArb(
+  doc: unknown,
+  schema: unknown,
+  depth = 0,
+  context: ValueContext = JSON_REQUEST,
+): fc.Arbitrary<unknown> {
+  return valuesOf(doc, schema, context, depth);
 }
 
-const DAY = fc.date({
-  min: new Date("1900-01-01T00:00:00Z"),
-  max: new Date("2999-12-31T23:59:59Z"),
-  noInvalidDate: true,
-});
-
-/** Strings of the formats JSON Schema names (ajv-formats checks them), or undefined for others. */
-export function formatArb(format: unknown): fc.Arbitrary<string> | undefined {
-  switch (format) {
-    case "uuid":
-      return fc.uuid();
-    case "date":
-      return DAY.map((d) => d.toISOString().slice(0, 10));
-    case "date-time":
-      return DAY.map((d) => d.toISOString());
-    case "email":
-      return fc.emailAddress();
-    case "uri":
-    case "url":
-      return fc.webUrl();
-    case "ipv4":
-      return fc.ipV4();
-    case "ipv6":
-      return fc.ipV6();
-    case "hostname":
-      return fc.domain();
-    default:
-      return undefined;
-  }
-}
-
-/** Strings matching a schema's `pattern` (ECMA-262, with the u flag as Ajv reads it), or undefined. */
-export function patternArb(pattern: unknown): fc.Arbitrary<string> | undefined {
-  if (typeof pattern !== "string") return undefined;
-  try {
-    return fc.stringMatching(new RegExp(pattern, "u"));
-  } catch {
-    return undefined; // a pattern fast-check cannot generate from: candidates are checked anyway
-  }
-}
-
-/** Strings over all of Unicode, empty and very long ones included; of the format, where it names one. */
-function stringArb(s: Schema): fc.Arbitrary<string> {
-  if (Array.isArray(s.enum)) return fc.constantFrom(...(s.enum as string[]));
-  const formatted = formatArb(s.format);
-  if (formatted !== undefined) return formatted;
-  const patterned = patternArb(s.pattern);
-  if (patterned !== undefined) return patterned;
-  const minLength = typeof s.minLength === "number" ? s.minLength : 0;
-  const maxLength = typeof s.maxLength === "number" ? s.maxLength : 2_000;
-  const branches: { arbitrary: fc.Arbitrary<string>; weight: number }[] = [
-    { arbitrary: fc.string({ unit: "grapheme", minLength, maxLength: Math.min(maxLength, 40) }), weight: 4 },
-    { arbitrary: fc.string({ unit: "binary", minLength, maxLength: Math.min(maxLength, 40) }), weight: 2 },
-    // Lone surrogates: JSON strings may carry them (as \u escapes), and servers that re-encode text trip on them.
-    {
-      arbitrary: fc
-        .tuple(fc.string({ maxLength: 8 }), fc.integer({ min: 0xd800, max: 0xdfff }))
-        .map(([t, c]) => t + String.fromCharCode(c))
-        .filter((t) => t.length >= minLength && t.length <= maxLength),
-      weight: 1,
-    },
-  ];
-  // Very long strings, where the schema allows 1,000 characters or more.
-  if (maxLength >= 1_000)
-    branches.push({
-      arbitrary: fc
-        .integer({ min: Math.max(minLength, 1_000), max: Math.max(minLength, Math.min(maxLength, 70_000)) })
-        .map((n) => "x".repeat(n)),
-      weight: 1,
-    });
-  return fc.oneof(...branches);
-}
-
-/** Positive values of a schema; `fresh` names object properties whose values come from the caller. */
-export function valueArb(doc: unknown, schema: unknown, depth = 0): fc.Arbitrary<unknown> {
-  const s = flatten(doc, schema);
-  if (s.const !== undefined) return fc.constant(s.const);
-  if (Array.isArray(s.enum)) return fc.constantFrom(...s.enum);
-  // One branch of a union at a time; candidates the validator refuses are skipped by the caller.
-  const union = (Array.isArray(s.oneOf) ? s.oneOf : Array.isArray(s.anyOf) ? s.anyOf : undefined) as
-    unknown[] | undefined;
-  if (union !== undefined && union.length > 0 && s.type === undefined)
-    return fc.oneof(...union.map((branch) => valueArb(doc, branch, depth + 1)));
-  // Self-referencing schemas: past a few levels only what is required, and past more nothing at all.
-  if (depth > 8) return fc.constant(null);
-  switch (typeOf(s)) {
-    case "integer":
-      return integerArb(s);
-    case "number":
-      return fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), integerArb({ format: "int32" }));
-    case "string":
-      return stringArb(s);
-    case "boolean":
-      return fc.boolean();
-    case "null":
-      return fc.constant(null);
-    case "array":
-      return depth > 3 ? fc.constant([]) : fc.array(valueArb(doc, s.items ?? {}, depth + 1), { maxLength: 4 });
-    case "object":
-    case undefined: {
-      const props = (s.properties as Schema) ?? {};
-      const required = new Set((s.required as string[]) ?? []);
-      const record: Record<string, fc.Arbitrary<unknown>> = {};
-      for (const [k, v] of Object.entries(props))
-        if (depth <= 3 || required.has(k)) record[k] = valueArb(doc, v, depth + 1);
-      const known = fc.record(record, { requiredKeys: [...required].filter((k) => k in record) });
-      // Unknown extra properties with arbitrary JSON values, where the schema allows them.
-      const extras =
-        s.additionalProperties === false || depth > 2
-          ? fc.constant({})
-          : fc.dictionary(
-              fc.string({ minLength: 1, maxLength: 8 }).filter((k) => !(k in props)),
-              fc.jsonValue({ maxDepth: 2 }),
-              { maxKeys: 2 },
-            );
-      return fc.tuple(known, extras).map(([a, b]) => ({ ...b, ...a }));
-    }
-    default:
-      return fc.jsonValue({ maxDepth: 2 });
-  }
-}
-
-/** Values of the wrong JSON type for a schema type, each with the reason it breaks the rule. */
-function wrongTypes(type: string | undefined): { value: unknown; reason: string }[] {
+/**
+ * Values of the wrong JSON type for a schema's types, each with the reason it breaks the rule. A
+ * schema without `type` takes every type, so nothing breaks it (JSON Schema 2020-12 section 6.1.1).
+ */
+function wrongTypes(s: Schema): { value: unknown; reason: string }[] {
+  const types = typesOf(s);
+  if (types === undefined || s.const !== undefined || Array.isArray(s.oneOf) || Array.isArray(s.anyOf)) return [];
   const all: [string, unknown][] = [
     ["string", "7"],
     ["integer", 7],
@@ -205,24 +68,44 @@ function wrongTypes(type: string | undefined): { value: unknown; reason: string 
     ["array", []],
     ["object", {}],
   ];
+  const named = types.filter((t) => t !== "null").join(" or ") || "null";
   return all
-    .filter(([t]) => t !== type && !(type === "number" && t === "integer"))
-    .map(([t, value]) => ({ value, reason: `type ${type ?? "any"} (sent ${t})` }));
+    .filter(([t]) => !types.includes(t) && !(types.includes("number") && t === "integer"))
+    .map(([t, value]) => ({ value, reason: `type ${named} (sent ${t})` }));
 }
 
-/** Every single-rule mutation of a valid body: one required property removed, one value of a wrong type or out of range. */
-function mutations(doc: unknown, schema: unknown, body: Record<string, unknown>): { body: unknown; reason: string }[] {
+/** A single-rule mutation: the body, why it breaks, and where in the body the refusal must be. */
+interface Mutation {
+  readonly body: unknown;
+  readonly reason: string;
+  /** The violation location the contract must refuse it at (`body/id`, `body`). */
+  readonly at: string;
+  /** The keyword of the rule broken (`required`, `type`, `format`), which the refusal must name. */
+  readonly keyword: string;
+}
+
+/**
+ * Every single-rule mutation of a valid body: one required property removed, one value of a wrong
+ * type or out of range. readOnly properties are neither removed nor changed: a server may ignore
+ * them in a request (OAS 3.0.3 section 4.7.24: they SHOULD NOT be sent, not MUST be refused).
+ */
+function mutations(doc: unknown, schema: unknown, body: Record<string, unknown>): Mutation[] {
   const s = flatten(doc, schema);
-  const out: { body: unknown; reason: string }[] = [];
+  const out: Mutation[] = [];
+  const props = (s.properties as Schema) ?? {};
+  const readOnly = (k: string): boolean => k in props && leftOut(flatten(doc, props[k]), "request");
   for (const r of (s.required as string[]) ?? []) {
+    if (readOnly(r) || !(r in body)) continue;
     const { [r]: _dropped, ...rest } = body;
-    out.push({ body: rest, reason: `body/${r}: required` });
+    out.push({ body: rest, reason: `body/${r}: required`, at: `body/${r}`, keyword: "required" });
   }
-  for (const [k, raw] of Object.entries((s.properties as Schema) ?? {})) {
+  for (const [k, raw] of Object.entries(props)) {
+    if (readOnly(k)) continue;
     const p = flatten(doc, raw);
-    for (const w of wrongTypes(typeOf(p)))
-      out.push({ body: { ...body, [k]: w.value }, reason: `body/${k}: ${w.reason}` });
-    if (typeOf(p) === "integer") {
+    const at = `body/${k}`;
+    for (const w of wrongTypes(p))
+      out.push({ body: { ...body, [k]: w.value }, reason: `${at}: ${w.reason}`, at, keyword: "type" });
+    if (typeOf(p) === "integer" && typesOf(p)?.length === 1) {
       const [lo, hi] =
         p.format === "int32"
           ? [INT32_MIN, INT32_MAX]
@@ -230,14 +113,41 @@ function mutations(doc: unknown, schema: unknown, body: Record<string, unknown>)
             ? [INT64_MIN, INT64_MAX]
             : [undefined, undefined];
       if (hi !== undefined && lo !== undefined) {
-        out.push({ body: { ...body, [k]: hi + 1n }, reason: `body/${k}: format ${p.format} (above the range)` });
-        out.push({ body: { ...body, [k]: lo - 1n }, reason: `body/${k}: format ${p.format} (below the range)` });
+        out.push({
+          body: { ...body, [k]: hi + 1n },
+          reason: `${at}: format ${p.format} (above the range)`,
+          at,
+          keyword: "format",
+        });
+        out.push({
+          body: { ...body, [k]: lo - 1n },
+          reason: `${at}: format ${p.format} (below the range)`,
+          at,
+          keyword: "format",
+        });
       }
-      out.push({ body: { ...body, [k]: 0.5 }, reason: `body/${k}: type integer (sent 0.5)` });
+      out.push({ body: { ...body, [k]: 0.5 }, reason: `${at}: type integer (sent 0.5)`, at, keyword: "type" });
     }
   }
-  for (const w of wrongTypes(typeOf(s))) out.push({ body: w.value, reason: `body: ${w.reason}` });
+  for (const w of wrongTypes(s)) out.push({ body: w.value, reason: `body: ${w.reason}`, at: "body", keyword: "type" });
   return out;
+}
+
+/** A form field that cannot be read as its schema's type (acceptability.ts says `style` or `json`): a type refusal. */
+const unread = (v: { keyword: string }): boolean => v.keyword === "style" || v.keyword === "json";
+
+/**
+ * Whether the contract refuses a mutated body for the rule the mutation broke: a schema refusal
+ * naming that rule's keyword, every violation at the mutated place (or inside it). A refusal for
+ * another rule would make the case's reason a lie, and a server that accepts it no failure of that
+ * rule. A form whose fields cannot be read as their schema says is refused before the schema.
+ */
+export function refusedAt(checked: CheckedRequest, at: string, keyword: string): boolean {
+  if (checked.ok || checked.reason !== "schema") return false;
+  return (
+    checked.violations.some((v) => v.location === at && (v.keyword === keyword || (keyword === "type" && unread(v)))) &&
+    checked.violations.every((v) => v.location === at || v.location.startsWith(`${at}/`))
+  );
 }
 
 export interface GeneratorOptions {
@@ -261,11 +171,26 @@ function freshen(doc: unknown, schema: unknown, body: unknown, options: Generato
       t === "integer" &&
       (p.format === undefined || p.format === "int64") &&
       p.minimum === undefined &&
-      p.maximum === undefined
+      p.maximum === undefined &&
+      p.exclusiveMinimum === undefined &&
+      p.exclusiveMaximum === undefined &&
+      p.multipleOf === undefined &&
+      p.enum === undefined &&
+      p.const === undefined
     )
       out[k] = make("integer");
-    else if (t === "string" && p.format === undefined && p.pattern === undefined && p.maxLength === undefined)
-      out[k] = make("string");
+    else if (
+      t === "string" &&
+      p.format === undefined &&
+      p.pattern === undefined &&
+      p.maxLength === undefined &&
+      p.enum === undefined &&
+      p.const === undefined
+    ) {
+      // A fresh string shorter than the minLength would break the schema: the drawn value stays.
+      const fresh = make("string");
+      if (typeof p.minLength !== "number" || String(fresh).length >= p.minLength) out[k] = fresh;
+    }
   }
   return out;
 }
@@ -306,8 +231,20 @@ export function bodyContentType(op: CompiledOperation): string {
  * says (urlencoded pairs; multipart parts, objects as JSON). Undefined when a form cannot carry it.
  */
 export function encodeBody(op: CompiledOperation, value: unknown): string | undefined {
+  try {
+    return encodeBodyText(op, value);
+  } catch (e) {
+    // A form field cannot carry a lone surrogate (encodeURIComponent: URI malformed): never sent.
+    if (e instanceof URIError) return undefined;
+    throw e;
+  }
+}
+
+function encodeBodyText(op: CompiledOperation, value: unknown): string | undefined {
   const type = (bodyMediaType(op) ?? "application/json").toLowerCase();
   if (type !== FORM && type !== MULTIPART) return stringifyExact(value);
+  // A form is UTF-8 text: a lone surrogate would be sent as U+FFFD, another value than the one judged.
+  if (holdsLoneSurrogate(value)) return undefined;
   if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
   const fields = op.requestBody?.content.get(bodyMediaType(op)!)?.form;
   const text = (v: unknown): string => (typeof v === "string" ? v : stringifyExact(v));
@@ -336,14 +273,33 @@ export function encodeBody(op: CompiledOperation, value: unknown): string | unde
     : body;
 }
 
-/** Whether the contract accepts a generated text sent as the operation's body media type (acceptability.ts decides). */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+function holdsLoneSurrogate(value: unknown): boolean {
+  if (typeof value === "string") return LONE_SURROGATE.test(value);
+  if (typeof value !== "object" || value === null) return false;
+  return Object.entries(value).some(([k, v]) => LONE_SURROGATE.test(k) || holdsLoneSurrogate(v));
+}
+
+/** The contract's verdict on a generated text sent as the operation's body media type (acceptability.ts decides). */
+function judge(op: CompiledOperation, text: string): CheckedRequest {
+  return checkRequest(op, { headers: { "content-type": bodyContentType(op) }, body: encoder.encode(text) });
+}
+
+/** Whether the contract accepts a generated text sent as the operation's body media type. */
 function verdict(op: CompiledOperation, text: string | undefined): text is string {
   if (text === undefined) return false;
-  const checked = checkRequest(op, {
-    headers: { "content-type": bodyContentType(op) },
-    body: encoder.encode(text),
-  });
+  const checked = judge(op, text);
   return checked.ok && checked.entry !== undefined;
+}
+
+/**
+ * How values for an operation's body are drawn: a request's, with strings a form can carry (a form
+ * field is UTF-8 text: no lone surrogates, RFC 3986 section 2.5) or any a JSON text can (\u escapes).
+ */
+function bodyContext(op: CompiledOperation): ValueContext {
+  const type = (bodyMediaType(op) ?? "application/json").toLowerCase();
+  return { direction: "request", charset: type === FORM || type === MULTIPART ? "text" : "json" };
 }
 
 /**
@@ -358,7 +314,7 @@ export function positiveBodies(
   options: GeneratorOptions,
 ): fc.Arbitrary<GeneratedBody | null> {
   const schema = schemaOf(op, doc);
-  return valueArb(doc, schema).map((v) => {
+  return valueArb(doc, schema, 0, bodyContext(op)).map((v) => {
     const text = encodeBody(op, freshen(doc, schema, v, options));
     return verdict(op, text) ? { text } : null;
   });
@@ -372,7 +328,7 @@ export function negativeBodies(
   options: GeneratorOptions,
 ): fc.Arbitrary<GeneratedBody | null> {
   const schema = schemaOf(op, doc);
-  return fc.tuple(valueArb(doc, schema), fc.nat()).map(([v, pick]) => {
+  return fc.tuple(valueArb(doc, schema, 0, bodyContext(op)), fc.nat()).map(([v, pick]) => {
     const valid = freshen(doc, schema, v, options);
     if (!verdict(op, encodeBody(op, valid))) return null;
     const base = (typeof valid === "object" && valid !== null && !Array.isArray(valid) ? valid : {}) as Record<
@@ -380,9 +336,10 @@ export function negativeBodies(
       unknown
     >;
     const all = mutations(doc, schema, base);
-    const m = all[pick % all.length] as { body: unknown; reason: string };
+    if (all.length === 0) return null;
+    const m = all[pick % all.length]!;
     const text = encodeBody(op, m.body);
-    return text === undefined || verdict(op, text) ? null : { text, reason: m.reason };
+    return text !== undefined && refusedAt(judge(op, text), m.at, m.keyword) ? { text, reason: m.reason } : null;
   });
 }
 
@@ -394,12 +351,17 @@ export function minimalBody(op: CompiledOperation, doc: unknown, options: Genera
   const schema = schemaOf(op, doc);
   const plain = (raw: unknown, depth: number): unknown => {
     const p = flatten(doc, raw);
+    if (p.const !== undefined) return p.const;
+    if (Array.isArray(p.enum) && p.enum.length > 0) return p.enum[0];
     switch (typeOf(p)) {
       case "integer":
       case "number":
         return typeof p.minimum === "number" ? p.minimum : 1;
-      case "string":
-        return "Generated";
+      case "string": {
+        const min = typeof p.minLength === "number" ? p.minLength : 0;
+        const max = typeof p.maxLength === "number" ? p.maxLength : Infinity;
+        return "Generated".padEnd(min, "x").slice(0, Math.max(min, Math.min(max, 9)));
+      }
       case "boolean":
         return true;
       case "array":
@@ -409,8 +371,9 @@ export function minimalBody(op: CompiledOperation, doc: unknown, options: Genera
       default: {
         if (depth > 4) return {};
         const out: Record<string, unknown> = {};
+        const props = (p.properties as Schema) ?? {};
         for (const r of (p.required as string[]) ?? [])
-          out[r] = plain(((p.properties as Schema) ?? {})[r] ?? {}, depth + 1);
+          if (!leftOut(flatten(doc, props[r]), "request")) out[r] = plain(props[r] ?? {}, depth + 1);
         return out;
       }
     }

@@ -57,7 +57,7 @@ export interface CasePlan extends Selection {
 export function planCases(contract: Contract, options: RunOptions): CasePlan {
   const noFixtures = options.noFixtures === true;
   const loaded = noFixtures ? [] : loadFixtures(options.fixtures ?? DEFAULT_FIXTURES, contract);
-  const candidates = options.generate === undefined ? [] : contract.operations.filter((op) => generatable(op).ok);
+  const candidates = options.generate === undefined ? [] : contract.operations.filter((op) => generatable(op, contract.document).ok);
   const allGenerated = candidates.flatMap(generatedCasesOf);
   if (loaded.length === 0 && allGenerated.length === 0) {
     throw new KitError(
@@ -93,7 +93,7 @@ function notPlanned(
   const why = new Map<string, string>();
   for (const op of contract.operations) {
     if (targeted.has(op.operationId)) continue;
-    const can = generatable(op);
+    const can = generatable(op, contract.document);
     const generator =
       options.generate === undefined
         ? can.ok
