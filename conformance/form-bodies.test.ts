@@ -181,3 +181,15 @@ describe("form fields carry what a form can", () => {
     expect(encodeBody(note, { title: "a\ud800", count: 1 })).toBeUndefined();
   });
 });
+
+describe("multipart part names", () => {
+  const upload = contract.operation("upload")!;
+  it.each([
+    ["an undocumented name with %", { file: "a", "%%": "x" }, false],
+    ["an undocumented name with a quote", { file: "a", 'a"b': "x" }, false],
+    ["an undocumented plain name", { file: "a", extra: "x" }, true],
+  ])("%s: made %s", (_name, value, made) => {
+    // WHATWG's encoding writes '"' as %22 in a name, so a receiver may percent-decode names.
+    expect(encodeBody(upload, value) !== undefined).toBe(made);
+  });
+});

@@ -257,6 +257,11 @@ function encodeBodyText(op: CompiledOperation, value: unknown): string | undefin
     }
     return pieces.join("&");
   }
+  // A part's name escapes '"', CR and LF as %22, %0D and %0A (WHATWG's multipart/form-data encoding),
+  // so a receiver may percent-decode names: an undocumented name with '%' or those characters is
+  // ambiguous, and never made up (Prism, for one, dies on a name such as "%%").
+  const names = Object.keys(value);
+  if (names.some((k) => fields?.get(k) === undefined && /[%"\r\n]/.test(k))) return undefined;
   const parts: string[] = [];
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
     const values = Array.isArray(v) && (fields?.get(k)?.shape.kind === "array" || fields === undefined) ? v : [v];
