@@ -1,6 +1,7 @@
 import { Ajv, type Format } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
+import { lenientRegExp } from "./ajv-document.js";
 import { INT32_MAX, INT32_MIN, INT64_MIN } from "./integer-bounds.js";
 
 // ajv-formats is CommonJS with a default export; under NodeNext the callable sits on .default.
@@ -51,6 +52,8 @@ export function createAjv(dialect: SchemaDialect): Ajv {
     // only confirm are stubs, at the price of compiling the meta-schema (about 55 ms a process). The
     // document itself is checked against the OpenAPI schema when it is loaded.
     validateSchema: false,
+    // Patterns valid ECMA-262 only without the u flag compile without it (ajv-document.ts notes which).
+    code: { regExp: lenientRegExp },
   };
   const ajv = dialect === "openapi-3.1" ? new Ajv2020(options) : new Ajv(options);
   addFormats(ajv);
