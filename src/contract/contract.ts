@@ -9,6 +9,7 @@ import { analyseNumber } from "./exact-json.js";
 import { escapePointer, resolvePointer } from "./json-pointer.js";
 import { shapeOfSchema, type ParameterLocation, type ParameterStyle, type ValueShape } from "./parameters.js";
 import { matchMediaType } from "./media-type.js";
+import { createRouter, type Route } from "./routing.js";
 import { fromAjvErrors, type Violation } from "./violations.js";
 
 // Pointers. Every `pointer` a compiled operation exposes is where the object really lives in
@@ -170,16 +171,16 @@ export interface Contract {
    */
   readonly notes: readonly ContractNote[];
   operation(operationId: string): CompiledOperation | undefined;
-  /** Finds the operation for a request; `allowed` lists the methods when only the path matched. */
+  /**
+   * Finds the operation for a request by OpenAPI's precedence (routing.ts): concrete paths before
+   * templated ones, then the most specific template; `allowed` lists the methods when only paths matched.
+   */
   route(method: string, path: string): RouteResult;
 }
 
 export type { ContractNote };
 
-export type RouteResult =
-  | { readonly kind: "found"; readonly operation: CompiledOperation; readonly params: Readonly<Record<string, string>> }
-  | { readonly kind: "method-not-allowed"; readonly allowed: readonly string[] }
-  | { readonly kind: "not-found" };
+export type RouteResult = Route<CompiledOperation>;
 
 /** A node of the document and the JSON pointer where it lives. */
 export interface Located {
@@ -271,17 +272,7 @@ export function compileContract(document: Json, source: string): Contract {
     document: doc,
     notes: Object.freeze(c.notes.map((n) => Object.freeze({ ...n }))),
     operation: (id: string) => byId.get(id),
-    route(method: string, path: string): RouteResult {
-      const m = method.toLowerCase();
-      const allowed: string[] = [];
-      for (const op of operations) {
-        const params = op.matchPath(path);
-        if (params === undefined) continue;
-        if (op.method === m) return { kind: "found", operation: op, params };
-        allowed.push(op.method.toUpperCase());
-      }
-      return allowed.length > 0 ? { kind: "method-not-allowed", allowed } : { kind: "not-found" };
-    },
+    route: createRouter(operations),
   });
 }
 
