@@ -291,3 +291,23 @@ describe("valid documents of every 3.0.x and 3.1.x shape load (swagger-parser's 
     expect(contract.openapi).toBe(doc.openapi);
   });
 });
+
+describe("GitHub's REST API document (npm @octokit/openapi, a pinned devDependency)", () => {
+  const GITHUB = join(KIT_ROOT, "node_modules", "@octokit", "openapi", "generated", "api.github.com.json");
+  // A large document (13 MB, 1,000+ operations, 3.0 nullable without type in 145 schemas): it takes
+  // seconds to load, so this test has a time limit of its own (no assertion on the time).
+  it("loads, with its 1,000+ operations, and its nullable-without-type schemas accept null", async () => {
+    const contract = await loadContract(GITHUB);
+    expect(contract.operations.length).toBeGreaterThan(1000);
+    const op = contract.operation("apps/get-installation")!;
+    const entry = op.responseFor(200)!.content.get("application/json")!;
+    const examples = (contract.document as { components: { examples: Record<string, { value: object }> } }).components
+      .examples;
+    const example = examples["base-installation"]!.value;
+    expect(entry.validate(example)).toEqual([]);
+    // account: {nullable: true, anyOf: [simple-user, enterprise]}
+    expect(entry.validate({ ...example, account: null })).toEqual([]);
+    expect(entry.validate({ ...example, account: 5 }).map((v) => v.location)).toContain("body/account");
+    expect(contract.route("GET", "/app/installations/7")).toMatchObject({ kind: "found", operation: op });
+  }, 180_000);
+});
