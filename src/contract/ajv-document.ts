@@ -121,7 +121,9 @@ export function prepareAjvDocuments(document: Json, dialect: SchemaDialect): Ajv
   const walkSchema = (s: Json, at: string, origin: string, composedBy: readonly Json[]): void => {
     if (visited.has(s)) return;
     visited.add(s);
-    const original = resolvePointer(document, origin);
+    // The schema as written (for what `required` names and allOf composes), looked up only when needed.
+    const needsOriginal = Array.isArray(s.required) || Array.isArray(s.allOf);
+    const original = needsOriginal ? resolvePointer(document, origin) : undefined;
     if (typeof s.$ref === "string") refHolders.push(s);
     if (Array.isArray(s.enum) && s.enum.length === 0) {
       delete s.enum;
