@@ -112,6 +112,40 @@ describe("a document split across files (test/data/split-spec)", () => {
     expect((err as KitError).message).toContain("ENOENT");
   });
 
+  it("a $ref in example data is data, not a reference: the document loads with it as written (GitHub's ghec.json)", async () => {
+    const dir = tempDir("plantstore-split-");
+    writeFileSync(join(dir, "schemas.json"), JSON.stringify({ Thing: { type: "object", required: ["id"] } }));
+    const example = { stats: { $ref: "never-published.yaml" } };
+    const doc = {
+      openapi: "3.0.3",
+      info: { title: "t", version: "1" },
+      paths: {
+        "/a": {
+          get: {
+            responses: {
+              "200": {
+                description: "ok",
+                content: {
+                  "application/json": {
+                    schema: { $ref: "schemas.json#/Thing" },
+                    examples: { stats: { $ref: "#/components/examples/Stats" } },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+      components: { examples: { Stats: { value: example } } },
+    };
+    writeFileSync(join(dir, "openapi.json"), JSON.stringify(doc));
+    const contract = await loadContract(join(dir, "openapi.json"));
+    const loaded = contract.document as { components: { examples: { Stats: { value: unknown } } } };
+    expect(loaded.components.examples.Stats.value).toEqual(example);
+    const entry = contract.operation("GET /a")!.responseFor(200)!.content.get("application/json")!;
+    expect(entry.validate({}).map((v) => v.location)).toEqual(["body/id"]);
+  });
+
   it("a $ref to a pointer that another file does not have: PS_SPEC_INVALID, naming where and what", async () => {
     const dir = tempDir("plantstore-split-");
     writeFileSync(join(dir, "schemas.json"), JSON.stringify({ Thing: { type: "object" } }));
