@@ -69,24 +69,6 @@ export function subschemas(schema: Json): [string, Json][] {
 }
 
 /**
- * A regular expression engine for Ajv (its `code.regExp` option): the pattern with the flags Ajv
- * asks for (`u`), and without `u` when only that makes it valid ECMA-262 (an escaped `"` or `-` outside a
- * class are identity escapes, allowed without `u` only: ECMA-262 Annex B.1.2). prepareAjvDocuments
- * records a note for each such pattern and leaves out the ones that are invalid either way.
- */
-export const lenientRegExp = Object.assign(
-  (pattern: string, flags: string): RegExp => {
-    try {
-      return new RegExp(pattern, flags);
-    } catch (error) {
-      if (!flags.includes("u")) throw error;
-      return new RegExp(pattern, flags.replace("u", ""));
-    }
-  },
-  { code: "new RegExp" },
-);
-
-/**
  * Makes the Ajv copies of a validated, bundled document. In each schema (reached through `schema`
  * fields and `components/schemas`, then through the schema keywords):
  * - OpenAPI 3.0 `nullable` without `type` (Ajv refuses it): alone it says nothing (the schema accepts
@@ -97,7 +79,7 @@ export const lenientRegExp = Object.assign(
  *   keywords move under `else` of `if: {type: "null"}`, a move whose pointers toCopy/toDocument map.
  * - `enum: []` (JSON Schema: the array SHOULD have at least one element; Ajv refuses it) matches nothing.
  * - A `pattern` (or `patternProperties` name) valid ECMA-262 only without the `u` flag is compiled
- *   without it (see lenientRegExp); one invalid either way is left out. Each gets a note.
+ *   without it (see lenientRegExp in ajv.ts); one invalid either way is left out. Each gets a note.
  * - A `required` property that is readOnly is not required in requests, one that is writeOnly not in
  *   responses (OAS 3.0.3 section 4.7.24.1, fixed fields readOnly and writeOnly; the same annotations
  *   in OAS 3.1), each direction in its own copy.

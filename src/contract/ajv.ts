@@ -1,7 +1,6 @@
 import { Ajv, type Format } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import { lenientRegExp } from "./ajv-document.js";
 import { INT32_MAX, INT32_MIN, INT64_MIN } from "./integer-bounds.js";
 
 // ajv-formats is CommonJS with a default export; under NodeNext the callable sits on .default.
@@ -27,6 +26,24 @@ const int32: Format = {
   type: "number",
   validate: (x: number) => Number.isInteger(x) && x >= INT32_LOW && x <= INT32_HIGH,
 };
+
+/**
+ * A regular expression engine for Ajv (its `code.regExp` option): the pattern with the flags Ajv
+ * asks for (`u`), and without `u` when only that makes it valid ECMA-262 (an escaped `"` or `-` outside a
+ * class are identity escapes, allowed without `u` only: ECMA-262 Annex B.1.2). prepareAjvDocuments
+ * records a note for each such pattern and leaves out the ones that are invalid either way.
+ */
+export const lenientRegExp = Object.assign(
+  (pattern: string, flags: string): RegExp => {
+    try {
+      return new RegExp(pattern, flags);
+    } catch (error) {
+      if (!flags.includes("u")) throw error;
+      return new RegExp(pattern, flags.replace("u", ""));
+    }
+  },
+  { code: "new RegExp" },
+);
 
 /** Picks the OpenAPI version's schema dialect; the one place that decides it. */
 export function dialectOf(openapiVersion: string): SchemaDialect {
