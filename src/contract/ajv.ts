@@ -29,9 +29,11 @@ const int32: Format = {
 
 /**
  * A regular expression engine for Ajv (its `code.regExp` option): the pattern with the flags Ajv
- * asks for (`u`), and without `u` when only that makes it valid ECMA-262 (an escaped `"` or `-` outside a
- * class are identity escapes, allowed without `u` only: ECMA-262 Annex B.1.2). prepareAjvDocuments
- * records a note for each such pattern and leaves out the ones that are invalid either way.
+ * asks for (`u`), and without `u` when only that makes it valid ECMA-262 (an escaped `"`, or `-`
+ * outside a class, is an identity escape that only the non-unicode grammar allows: ECMA-262 Annex B,
+ * "Regular Expressions Patterns"). prepareAjvDocuments (ajv-document.ts) records a note for each such
+ * pattern and leaves out the ones that are invalid either way. (`code` names it in standalone code,
+ * which the kit does not generate from these validators.)
  */
 export const lenientRegExp = Object.assign(
   (pattern: string, flags: string): RegExp => {
