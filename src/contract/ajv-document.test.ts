@@ -121,6 +121,31 @@ describe("OpenAPI 3.0 nullable without type (GitHub's REST API document has 145)
     expect(judge(contract).request({ owner: { login: "x" } })).toEqual(["body/owner/id required"]);
   });
 
+  it("nested: $refs into moved keywords resolve, and a note names the pointer as the document writes it", () => {
+    const owner = {
+      nullable: true,
+      allOf: [
+        {
+          nullable: true,
+          allOf: [{ $ref: "#/components/schemas/User" }, { required: ["x"] }, { type: "strange" }],
+        },
+      ],
+    };
+    const schema = {
+      type: "object",
+      properties: {
+        o: { $ref: "#/components/schemas/Owner" },
+        deep: { $ref: "#/components/schemas/Owner/allOf/0/allOf/1" },
+      },
+    };
+    const contract = compileContract(documentWith("3.0.3", schema, { User: USER, Owner: owner }), "inline");
+    const { request } = judge(contract);
+    expect(request({ o: null })).toEqual([]);
+    expect(request({ o: {} })).toEqual(["body/o/login required", "body/o/x required"]);
+    expect(request({ deep: {} })).toEqual(["body/deep/x required"]);
+    expect(contract.notes.map((n) => n.pointer)).toEqual(["/components/schemas/Owner/allOf/0/allOf/2"]);
+  });
+
   it("loads a 3.0 document with these schemas through loadContract", async () => {
     const file = join(tempDir("plantstore-nullable-"), "spec.json");
     const schema = { type: "object", properties: { a: { nullable: true, $ref: "#/components/schemas/User" } } };
