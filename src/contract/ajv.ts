@@ -27,6 +27,26 @@ const int32: Format = {
   validate: (x: number) => Number.isInteger(x) && x >= INT32_LOW && x <= INT32_HIGH,
 };
 
+/**
+ * A regular expression engine for Ajv (its `code.regExp` option): the pattern with the flags Ajv
+ * asks for (`u`), and without `u` when only that makes it valid ECMA-262 (an escaped `"`, or `-`
+ * outside a class, is an identity escape that only the non-unicode grammar allows: ECMA-262 Annex B,
+ * "Regular Expressions Patterns"). prepareAjvDocuments (ajv-document.ts) records a note for each such
+ * pattern and leaves out the ones that are invalid either way. (`code` names it in standalone code,
+ * which the kit does not generate from these validators.)
+ */
+export const lenientRegExp = Object.assign(
+  (pattern: string, flags: string): RegExp => {
+    try {
+      return new RegExp(pattern, flags);
+    } catch (error) {
+      if (!flags.includes("u")) throw error;
+      return new RegExp(pattern, flags.replace("u", ""));
+    }
+  },
+  { code: "new RegExp" },
+);
+
 /** Picks the OpenAPI version's schema dialect; the one place that decides it. */
 export function dialectOf(openapiVersion: string): SchemaDialect {
   if (/^3\.0\.\d+/.test(openapiVersion)) return "openapi-3.0";
@@ -51,6 +71,8 @@ export function createAjv(dialect: SchemaDialect): Ajv {
     // only confirm are stubs, at the price of compiling the meta-schema (about 55 ms a process). The
     // document itself is checked against the OpenAPI schema when it is loaded.
     validateSchema: false,
+    // Patterns valid ECMA-262 only without the u flag compile without it (ajv-document.ts notes which).
+    code: { regExp: lenientRegExp },
   };
   const ajv = dialect === "openapi-3.1" ? new Ajv2020(options) : new Ajv(options);
   addFormats(ajv);

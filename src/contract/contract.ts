@@ -4,10 +4,12 @@ import type { Ajv, ValidateFunction } from "ajv";
 import { KitError } from "../errors.js";
 import { escapeRegExp } from "../regexp.js";
 import { createAjv, dialectOf, type SchemaDialect } from "./ajv.js";
+import { prepareAjvDocuments, subschemas, type AjvDocuments, type ContractNote } from "./ajv-document.js";
 import { analyseNumber } from "./exact-json.js";
 import { escapePointer, resolvePointer } from "./json-pointer.js";
 import { shapeOfSchema, type ParameterLocation, type ParameterStyle, type ValueShape } from "./parameters.js";
 import { matchMediaType } from "./media-type.js";
+import { createRouter, type Route } from "./routing.js";
 import { fromAjvErrors, type Violation } from "./violations.js";
 
 // Pointers. Every `pointer` a compiled operation exposes is where the object really lives in
@@ -162,15 +164,23 @@ export interface Contract {
   readonly operations: readonly CompiledOperation[];
   /** The bundled document the contract was compiled from (internal $refs only), for generators. */
   readonly document: unknown;
+  /**
+   * What the kit read differently from a plain compile of the schemas, each at its pointer in
+   * `document`: patterns compiled without the u flag, empty enums, schemas whose check is left out
+   * because they cannot be compiled. In document order, then in the order operations compile.
+   */
+  readonly notes: readonly ContractNote[];
   operation(operationId: string): CompiledOperation | undefined;
-  /** Finds the operation for a request; `allowed` lists the methods when only the path matched. */
+  /**
+   * Finds the operation for a request by OpenAPI's precedence (routing.ts): concrete paths before
+   * templated ones, then the most specific template; `allowed` lists the methods when only paths matched.
+   */
   route(method: string, path: string): RouteResult;
 }
 
-export type RouteResult =
-  | { readonly kind: "found"; readonly operation: CompiledOperation; readonly params: Readonly<Record<string, string>> }
-  | { readonly kind: "method-not-allowed"; readonly allowed: readonly string[] }
-  | { readonly kind: "not-found" };
+export type { ContractNote };
+
+export type RouteResult = Route<CompiledOperation>;
 
 /** A node of the document and the JSON pointer where it lives. */
 export interface Located {
@@ -226,11 +236,17 @@ export function compileContract(document: Json, source: string): Contract {
   const openapi = String(doc.openapi);
   const dialect = dialectOf(openapi);
   if (dialect === "openapi-3.0") normaliseOpenApi30Schemas(doc);
-  const ajv = createAjv(dialect);
-  // The whole document is one schema resource, so $refs (circular ones too) resolve as Ajv resolves
-  // any JSON pointer, and each validator is compiled once from a pointer into it.
-  ajv.addSchema(doc, DOC_ID, undefined, false);
-  const c: Compiler = { doc, ajv, validators: new Map() };
+  const prepared = prepareAjvDocuments(doc, dialect);
+  const side = (ajvDoc: Json): AjvSide => {
+    const ajv = createAjv(dialect);
+    // The whole document is one schema resource, so $refs (circular ones too) resolve as Ajv resolves
+    // any JSON pointer, and each validator is compiled once from a pointer into it.
+    ajv.addSchema(ajvDoc, DOC_ID, undefined, false);
+    return { doc: ajvDoc, ajv, validators: new Map() };
+  };
+  const request = side(prepared.request);
+  const response = prepared.response === prepared.request ? request : side(prepared.response);
+  const c: Compiler = { doc, request, response, prepared, notes: prepared.notes };
   const info = (doc.info ?? {}) as Json;
   const schemes = deref(c, "/components/securitySchemes");
 
@@ -254,26 +270,28 @@ export function compileContract(document: Json, source: string): Contract {
     version: String(info.version ?? ""),
     operations: Object.freeze(operations),
     document: doc,
+    notes: Object.freeze(c.notes.map((n) => Object.freeze({ ...n }))),
     operation: (id: string) => byId.get(id),
-    route(method: string, path: string): RouteResult {
-      const m = method.toLowerCase();
-      const allowed: string[] = [];
-      for (const op of operations) {
-        const params = op.matchPath(path);
-        if (params === undefined) continue;
-        if (op.method === m) return { kind: "found", operation: op, params };
-        allowed.push(op.method.toUpperCase());
-      }
-      return allowed.length > 0 ? { kind: "method-not-allowed", allowed } : { kind: "not-found" };
-    },
+    route: createRouter(operations),
   });
 }
 
-interface Compiler {
+/** An Ajv instance over one direction's copy of the document (ajv-document.ts). */
+interface AjvSide {
   readonly doc: Json;
   readonly ajv: Ajv;
   /** Compiled validators by their schema (see validatorAt). */
   readonly validators: Map<string, ValidateFunction>;
+}
+
+interface Compiler {
+  /** The document as `Contract.document` shows it: every pointer and lookup is in it. */
+  readonly doc: Json;
+  /** Request validators (parameters, request bodies) and response validators (headers, bodies). */
+  readonly request: AjvSide;
+  readonly response: AjvSide;
+  readonly prepared: AjvDocuments;
+  readonly notes: ContractNote[];
 }
 
 /**
@@ -312,7 +330,7 @@ function compileOperation(
     requestBody = {
       required: (body.value as Json).required === true,
       pointer: body.pointer,
-      content: compileContent(c, body, "body"),
+      content: compileContent(c, c.request, body, "body"),
     };
   }
   const responses = new Map<string, CompiledResponse>();
@@ -322,7 +340,7 @@ function compileOperation(
     responses.set(status.toUpperCase(), {
       status,
       pointer: response.pointer,
-      content: compileContent(c, response, "body"),
+      content: compileContent(c, c.response, response, "body"),
       headers: compileHeaders(c, response),
     });
   }
@@ -400,7 +418,7 @@ function compileParameters(c: Compiler, owner: Json, ownerPointer: string): Comp
     const location = where as ParameterLocation;
     const style =
       typeof p.style === "string" ? p.style : location === "query" || location === "cookie" ? "form" : "simple";
-    const typed = compileTyped(c, p, pointer, `${location}/${name}`);
+    const typed = compileTyped(c, c.request, p, pointer, `${location}/${name}`);
     return Object.freeze({
       name,
       in: location,
@@ -445,7 +463,7 @@ function compileHeaders(c: Compiler, response: Located): ReadonlyMap<string, Com
         deprecated: h.deprecated === true,
         pointer,
         explode: h.explode === true,
-        ...compileTyped(c, h, pointer, `header/${name}`),
+        ...compileTyped(c, c.response, h, pointer, `header/${name}`),
       }),
     );
   }
@@ -455,6 +473,7 @@ function compileHeaders(c: Compiler, response: Located): ReadonlyMap<string, Com
 /** The schema, or the one media type of `content`, of a parameter or header object, and its validator. */
 function compileTyped(
   c: Compiler,
+  side: AjvSide,
   object: Json,
   pointer: string,
   root: string,
@@ -480,7 +499,7 @@ function compileTyped(
   const resolve = (ref: string): unknown =>
     ref.startsWith("#") ? locateRef(c.doc, decodeURIComponent(ref.slice(1)))?.value : undefined;
   const shape = shapeOfSchema(locateRef(c.doc, schemaPointer)?.value, resolve);
-  const fn = validatorAt(c, schemaPointer);
+  const fn = validatorAt(c, side, schemaPointer);
   const validate: Validator = (value) => {
     const v = withStandIns(value);
     return fn(v) ? [] : fromAjvErrors(fn.errors, root);
@@ -490,7 +509,7 @@ function compileTyped(
 }
 
 /** The content of a request body or response (at `owner.pointer`), by media type. */
-function compileContent(c: Compiler, owner: Located, root: string): ReadonlyMap<string, MediaTypeEntry> {
+function compileContent(c: Compiler, side: AjvSide, owner: Located, root: string): ReadonlyMap<string, MediaTypeEntry> {
   const out = new Map<string, MediaTypeEntry>();
   const content = ((owner.value ?? {}) as Json).content;
   if (typeof content !== "object" || content === null) return out;
@@ -499,7 +518,7 @@ function compileContent(c: Compiler, owner: Located, root: string): ReadonlyMap<
     const hasSchema = ((value ?? {}) as Json).schema !== undefined;
     let validate: Validator = () => [];
     if (hasSchema) {
-      const fn = validatorAt(c, `${pointer}/schema`);
+      const fn = validatorAt(c, side, `${pointer}/schema`);
       validate = (v) => (fn(v) ? [] : fromAjvErrors(fn.errors, root));
     }
     const form = /^(application\/x-www-form-urlencoded|multipart\/form-data)$/i.test(mediaType.trim())
@@ -547,23 +566,83 @@ function formFields(c: Compiler, mediaTypeObject: Json, pointer: string): FormFi
  * `$ref: '#/components/schemas/Plant'` shares one validator), and schemas written out alike share one
  * when nothing in them depends on where they sit (no `$id`, anchors or `$ref`s other than `#/...`).
  */
-function validatorAt(c: Compiler, schemaPointer: string): ValidateFunction {
+function validatorAt(c: Compiler, side: AjvSide, schemaPointer: string): Check {
   const at = pureRefTarget(c, schemaPointer) ?? schemaPointer;
-  const key = (underId(c.doc, at) ? undefined : placeFreeText(resolvePointer(c.doc, at))) ?? `@${at}`;
-  let fn = c.validators.get(key);
+  const copyAt = c.prepared.toCopy(at);
+  const key = (underId(c.doc, at) ? undefined : placeFreeText(resolvePointer(side.doc, copyAt))) ?? `@${copyAt}`;
+  let fn = side.validators.get(key);
   if (fn !== undefined) return fn;
-  try {
-    // A URI fragment: encodeURI leaves `#` alone, which would end the fragment early.
-    fn = c.ajv.compile({ $ref: `${DOC_ID}#${encodeURI(at).replace(/#/g, "%23")}` });
-  } catch (error) {
-    throw new KitError(
-      "PS_SPEC_INVALID",
-      `the schema at ${schemaPointer} cannot be compiled: ${(error as Error).message}`,
-      { cause: error },
-    );
+  for (let leftOut = 0; fn === undefined; leftOut++) {
+    try {
+      fn = compileAt(side, copyAt);
+    } catch (error) {
+      // A $ref to nothing is no valid OpenAPI; any other construct Ajv cannot take (3.1 schemas are
+      // not checked keyword by keyword at load) costs its own check only, with a note.
+      if (isMissingRef(error) || leftOut >= MAX_LEFT_OUT)
+        throw new KitError(
+          "PS_SPEC_INVALID",
+          `the schema at ${schemaPointer} cannot be compiled: ${(error as Error).message}`,
+          { cause: error },
+        );
+      const culprit = uncompilable(side, copyAt, new Set()) ?? { pointer: copyAt, message: (error as Error).message };
+      leaveOut(resolvePointer(side.doc, culprit.pointer));
+      const pointer = c.prepared.toDocument(culprit.pointer);
+      const message = `the schema cannot be compiled (${culprit.message}): its check is left out`;
+      if (!c.notes.some((n) => n.pointer === pointer && n.message === message)) c.notes.push({ pointer, message });
+    }
   }
-  c.validators.set(key, fn);
+  side.validators.set(key, fn);
   return fn;
+}
+
+/** A compiled schema: Ajv's, or one that accepts anything. */
+type Check = ((data: unknown) => boolean) & { errors?: ValidateFunction["errors"] };
+
+/** How many schemas one validator may leave out before the document is refused as a whole. */
+const MAX_LEFT_OUT = 64;
+
+function compileAt(side: AjvSide, copyPointer: string): ValidateFunction {
+  // A URI fragment: encodeURI leaves `#` alone, which would end the fragment early.
+  return side.ajv.compile({ $ref: `${DOC_ID}#${encodeURI(copyPointer).replace(/#/g, "%23")}` });
+}
+
+function isMissingRef(error: unknown): boolean {
+  return typeof error === "object" && error !== null && "missingRef" in error;
+}
+
+/**
+ * The deepest schema, at or below a schema that fails to compile, that fails itself while what it
+ * holds and `$ref`s compiles: the construct to leave out. Undefined when no subschema fails alone.
+ */
+function uncompilable(
+  side: AjvSide,
+  pointer: string,
+  seen: Set<string>,
+): { pointer: string; message: string } | undefined {
+  const node = resolvePointer(side.doc, pointer);
+  if (typeof node !== "object" || node === null) return undefined;
+  const inside = subschemas(node as Json).map(([path]) => pointer + path);
+  const ref = refOf(node);
+  for (const child of ref === undefined ? inside : [...inside, ref]) {
+    if (seen.has(child)) continue;
+    seen.add(child);
+    try {
+      compileAt(side, child);
+    } catch (error) {
+      if (isMissingRef(error)) continue;
+      return uncompilable(side, child, seen) ?? { pointer: child, message: (error as Error).message };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Empties a schema of the Ajv copy in place, so it accepts anything: in place because Ajv keeps the
+ * objects it resolved `$ref`s to, and a replaced object would stay in its hands.
+ */
+function leaveOut(schema: unknown): void {
+  if (typeof schema !== "object" || schema === null) return;
+  for (const k of Object.keys(schema)) delete (schema as Json)[k];
 }
 
 /** Where a schema that is only a `$ref` (chains too) leads: the pointer itself for any other schema. */

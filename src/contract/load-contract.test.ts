@@ -112,6 +112,40 @@ describe("a document split across files (test/data/split-spec)", () => {
     expect((err as KitError).message).toContain("ENOENT");
   });
 
+  it("a $ref in example data is data, not a reference: the document loads with it as written (GitHub's ghec.json)", async () => {
+    const dir = tempDir("plantstore-split-");
+    writeFileSync(join(dir, "schemas.json"), JSON.stringify({ Thing: { type: "object", required: ["id"] } }));
+    const example = { stats: { $ref: "never-published.yaml" } };
+    const doc = {
+      openapi: "3.0.3",
+      info: { title: "t", version: "1" },
+      paths: {
+        "/a": {
+          get: {
+            responses: {
+              "200": {
+                description: "ok",
+                content: {
+                  "application/json": {
+                    schema: { $ref: "schemas.json#/Thing" },
+                    examples: { stats: { $ref: "#/components/examples/Stats" } },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+      components: { examples: { Stats: { value: example } } },
+    };
+    writeFileSync(join(dir, "openapi.json"), JSON.stringify(doc));
+    const contract = await loadContract(join(dir, "openapi.json"));
+    const loaded = contract.document as { components: { examples: { Stats: { value: unknown } } } };
+    expect(loaded.components.examples.Stats.value).toEqual(example);
+    const entry = contract.operation("GET /a")!.responseFor(200)!.content.get("application/json")!;
+    expect(entry.validate({}).map((v) => v.location)).toEqual(["body/id"]);
+  });
+
   it("a $ref to a pointer that another file does not have: PS_SPEC_INVALID, naming where and what", async () => {
     const dir = tempDir("plantstore-split-");
     writeFileSync(join(dir, "schemas.json"), JSON.stringify({ Thing: { type: "object" } }));
@@ -290,4 +324,24 @@ describe("valid documents of every 3.0.x and 3.1.x shape load (swagger-parser's 
     expect(contract.operations).toEqual([]);
     expect(contract.openapi).toBe(doc.openapi);
   });
+});
+
+describe("GitHub's REST API document (npm @octokit/openapi, a pinned devDependency)", () => {
+  const GITHUB = join(KIT_ROOT, "node_modules", "@octokit", "openapi", "generated", "api.github.com.json");
+  // A large document (13 MB, 1,000+ operations, 3.0 nullable without type in 145 schemas): it takes
+  // seconds to load, so this test has a time limit of its own (no assertion on the time).
+  it("loads, with its 1,000+ operations, and its nullable-without-type schemas accept null", async () => {
+    const contract = await loadContract(GITHUB);
+    expect(contract.operations.length).toBeGreaterThan(1000);
+    const op = contract.operation("apps/get-installation")!;
+    const entry = op.responseFor(200)!.content.get("application/json")!;
+    const examples = (contract.document as { components: { examples: Record<string, { value: object }> } }).components
+      .examples;
+    const example = examples["base-installation"]!.value;
+    expect(entry.validate(example)).toEqual([]);
+    // account: {nullable: true, anyOf: [simple-user, enterprise]}
+    expect(entry.validate({ ...example, account: null })).toEqual([]);
+    expect(entry.validate({ ...example, account: 5 }).map((v) => v.location)).toContain("body/account");
+    expect(contract.route("GET", "/app/installations/7")).toMatchObject({ kind: "found", operation: op });
+  }, 180_000);
 });

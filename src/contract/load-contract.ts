@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { KitError } from "../errors.js";
 import { compileContract, type Contract } from "./contract.js";
+import { hideLiteralRefs, restoreLiteralRefs } from "./literal-refs.js";
 import { openapiSchemaProblems } from "./openapi-schema.js";
 
 // Node only (swagger-parser reads files and URLs; the schema check is loaded with createRequire).
@@ -30,7 +31,11 @@ export async function readContractDocument(source: string): Promise<Json> {
     // Bundling crawls every $ref of the document (about 100 ms for 5,000 lines, twice that cold); a
     // document in one file, with internal $refs only, is already bundled as parsed.
     bundled = await resolver().parse(source);
-    if (hasExternalRef(bundled)) bundled = await resolver().bundle(source);
+    if (hasExternalRef(bundled)) {
+      // External $refs in example data are data (literal-refs.ts): hidden from the resolver.
+      hideLiteralRefs(bundled);
+      if (hasExternalRef(bundled)) bundled = await resolver().bundle(source, bundled as never, {});
+    }
   } catch (error) {
     throw unreadable(error, source);
   }
@@ -52,6 +57,7 @@ export async function readContractDocument(source: string): Promise<Json> {
   }
   const problems = openapiSchemaProblems(dereferenced);
   if (problems.length > 0) throw new KitError("PS_SPEC_INVALID", `${source}: ${problems.join("; ")}`);
+  restoreLiteralRefs(bundled);
   return bundled as Json;
 }
 

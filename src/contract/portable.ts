@@ -3,6 +3,7 @@
 export { compileContract, locateRef, schemaAt } from "./contract.js";
 export type {
   Contract,
+  ContractNote,
   CompiledHeader,
   CompiledOperation,
   CompiledParameter,

@@ -1,0 +1,307 @@
+import type { SchemaDialect } from "./ajv.js";
+import { escapePointer, resolvePointer } from "./json-pointer.js";
+
+// The one place that prepares a document's schemas for Ajv. Validators are compiled from `{$ref}`
+// stubs into a copy of the document made here, so what Ajv cannot take as written is rewritten in the
+// copy, never in `Contract.document` (which generators and reports read as the user wrote it). The
+// copy keeps every pointer of the document, with one exception (nullable, below) that is mapped back.
+
+type Json = Record<string, unknown>;
+
+/** Something the kit read differently from a plain JSON Schema compile, at a pointer of the document. */
+export interface ContractNote {
+  /** JSON pointer of the schema (or keyword) in `Contract.document`. */
+  readonly pointer: string;
+  readonly message: string;
+}
+
+/** The Ajv copies of a document, one per direction (the same object when readOnly/writeOnly change nothing). */
+export interface AjvDocuments {
+  /** For requests: readOnly properties are not required. */
+  readonly request: Json;
+  /** For responses: writeOnly properties are not required. */
+  readonly response: Json;
+  readonly notes: ContractNote[];
+  /** A pointer of the document as it is in the copies. */
+  toCopy(pointer: string): string;
+  /** A pointer of the copies as it is in the document. */
+  toDocument(pointer: string): string;
+}
+
+// Keywords whose values are schemas: a map of them, one, or a list (`items` is one or a list).
+const SCHEMA_MAPS = ["properties", "patternProperties", "definitions", "$defs", "dependentSchemas", "dependencies"];
+const SCHEMA_ONE = [
+  "items",
+  "additionalItems",
+  "additionalProperties",
+  "not",
+  "contains",
+  "propertyNames",
+  "if",
+  "then",
+  "else",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+  "contentSchema",
+];
+const SCHEMA_LISTS = ["allOf", "anyOf", "oneOf", "prefixItems", "items"];
+/** The keywords of a schema that can refuse null (besides type, enum and const, which nullable leaves as they are). */
+const NULL_REFUSING = ["$ref", "allOf", "anyOf", "oneOf", "not", "if", "then", "else"];
+const MAX_DEPTH = 16;
+
+/** Every keyword-held subschema of a schema: keyword path (relative, escaped) and the subschema. */
+export function subschemas(schema: Json): [string, Json][] {
+  const out: [string, Json][] = [];
+  const push = (path: string, v: unknown): void => {
+    if (typeof v === "object" && v !== null && !Array.isArray(v)) out.push([path, v as Json]);
+  };
+  for (const k of SCHEMA_MAPS) {
+    const map = schema[k];
+    if (typeof map !== "object" || map === null || Array.isArray(map)) continue;
+    for (const [name, v] of Object.entries(map)) push(`/${k}/${escapePointer(name)}`, v);
+  }
+  for (const k of SCHEMA_ONE) push(`/${k}`, schema[k]);
+  for (const k of SCHEMA_LISTS) {
+    const list = schema[k];
+    if (Array.isArray(list)) list.forEach((v, i) => push(`/${k}/${i}`, v));
+  }
+  return out;
+}
+
+/**
+ * Makes the Ajv copies of a validated, bundled document. In each schema (reached through `schema`
+ * fields and `components/schemas`, then through the schema keywords):
+ * - OpenAPI 3.0 `nullable` without `type` (Ajv refuses it): alone it says nothing (the schema accepts
+ *   null anyway) and is dropped; beside `$ref`, `allOf`, `oneOf`, `anyOf` or `not` it is read as it is
+ *   meant (OAS 3.0.3 section 4.7.24.1: "A true value adds null to the allowed values"), so null is
+ *   accepted there: the lenient reading, under which a server sending null is never blamed. The same
+ *   with `type`, where Ajv's own `nullable` lets null past `type` but not past those keywords. Those
+ *   keywords move under `else` of `if: {type: "null"}`, a move whose pointers toCopy/toDocument map.
+ * - `enum: []` (JSON Schema: the array SHOULD have at least one element; Ajv refuses it) matches nothing.
+ * - A `pattern` (or `patternProperties` name) valid ECMA-262 only without the `u` flag is compiled
+ *   without it (see lenientRegExp in ajv.ts); one invalid either way is left out. Each gets a note.
+ * - A `required` property that is readOnly is not required in requests, one that is writeOnly not in
+ *   responses (OAS 3.0.3 section 4.7.24.1, fixed fields readOnly and writeOnly; the same annotations
+ *   in OAS 3.1), each direction in its own copy.
+ */
+export function prepareAjvDocuments(document: Json, dialect: SchemaDialect): AjvDocuments {
+  const copy = structuredClone(document);
+  const notes: ContractNote[] = [];
+  const seenNotes = new Set<string>();
+  const note = (pointer: string, message: string): void => {
+    const key = `${pointer}\u0000${message}`;
+    if (seenNotes.has(key)) return;
+    seenNotes.add(key);
+    notes.push({ pointer, message });
+  };
+  // Where nullable moved keywords: the document's pointer of a keyword, and the copy's.
+  const moves = new Map<string, string>();
+  const refHolders: Json[] = [];
+  const required: { pointer: string; readOnly: string[]; writeOnly: string[] }[] = [];
+  const visited = new WeakSet<object>();
+
+  const walkSchema = (s: Json, at: string, origin: string, composedBy: readonly Json[]): void => {
+    if (visited.has(s)) return;
+    visited.add(s);
+    // The schema as written (for what `required` names and allOf composes), looked up only when needed.
+    const needsOriginal = Array.isArray(s.required) || Array.isArray(s.allOf);
+    const original = needsOriginal ? resolvePointer(document, origin) : undefined;
+    if (typeof s.$ref === "string") refHolders.push(s);
+    if (Array.isArray(s.enum) && s.enum.length === 0) {
+      delete s.enum;
+      // `not: {}` refuses every value; beside an existing `not`, the same as one more allOf member.
+      if (s.not === undefined) s.not = {};
+      else s.allOf = [...(Array.isArray(s.allOf) ? s.allOf : []), { not: {} }];
+      note(`${origin}/enum`, "enum is empty: no value matches");
+    }
+    if (typeof s.pattern === "string") {
+      const verdict = regExpVerdict(s.pattern);
+      if (verdict === "without-u") note(`${origin}/pattern`, WITHOUT_U);
+      if (verdict === "invalid") {
+        delete s.pattern;
+        note(`${origin}/pattern`, "pattern is not a valid ECMA-262 regular expression: its check is left out");
+      }
+    }
+    if (typeof s.patternProperties === "object" && s.patternProperties !== null) {
+      const map = s.patternProperties as Json;
+      for (const name of Object.keys(map)) {
+        const verdict = regExpVerdict(name);
+        const where = `${origin}/patternProperties/${escapePointer(name)}`;
+        if (verdict === "without-u") note(where, WITHOUT_U);
+        if (verdict === "invalid") {
+          delete map[name];
+          note(where, "the name is not a valid ECMA-262 regular expression: this property schema is left out");
+        }
+      }
+    }
+    if (Array.isArray(s.required) && typeof original === "object" && original !== null) {
+      const flagged = (flag: string): string[] =>
+        (s.required as unknown[]).filter(
+          (name): name is string =>
+            typeof name === "string" &&
+            isFlagged(document, propertyOf(document, original as Json, name, composedBy), flag),
+        );
+      const readOnly = flagged("readOnly");
+      const writeOnly = flagged("writeOnly");
+      if (readOnly.length > 0 || writeOnly.length > 0) required.push({ pointer: at, readOnly, writeOnly });
+    }
+    let moved: Json | undefined;
+    if (dialect === "openapi-3.0" && s.nullable !== undefined) {
+      const nullable = s.nullable === true;
+      if (s.type === undefined) delete s.nullable;
+      const refusing = NULL_REFUSING.filter((k) => s[k] !== undefined);
+      if (nullable && refusing.length > 0) {
+        moved = {};
+        for (const k of refusing) {
+          moved[k] = s[k];
+          delete s[k];
+          moves.set(`${origin}/${k}`, `${at}/else/${k}`);
+        }
+        Object.assign(s, { if: { type: "null" }, then: true, else: moved });
+        if (typeof moved.$ref === "string") refHolders.push(moved);
+      }
+    }
+    const children = subschemas(s).filter(([path]) => moved === undefined || !/^\/(if|then|else)$/.test(path));
+    // Composition is looked up in the document as written (the copy's keywords may have moved).
+    const self = (typeof original === "object" && original !== null ? original : {}) as Json;
+    for (const [path, child] of children) walkSchema(child, at + path, origin + path, composed(self, path, composedBy));
+    if (moved !== undefined) {
+      for (const [path, child] of subschemas(moved))
+        walkSchema(child, `${at}/else${path}`, origin + path, composed(self, path, composedBy));
+    }
+  };
+
+  // The document outside schemas: every `schema` field and components/schemas start a schema walk.
+  const walkDocument = (node: unknown, at: string): void => {
+    if (typeof node !== "object" || node === null || visited.has(node)) return;
+    visited.add(node);
+    for (const [key, value] of Object.entries(node)) {
+      if (typeof value !== "object" || value === null) continue;
+      const here = `${at}/${escapePointer(key)}`;
+      if (key === "schema" && !Array.isArray(value)) walkSchema(value as Json, here, here, []);
+      else if (at === "/components" && key === "schemas") {
+        for (const [name, schema] of Object.entries(value)) {
+          const p = `${here}/${escapePointer(name)}`;
+          if (typeof schema === "object" && schema !== null) walkSchema(schema as Json, p, p, []);
+        }
+      } else walkDocument(value, here);
+    }
+  };
+  walkDocument(copy, "");
+
+  const toCopy = (pointer: string): string => mapPrefix(moves, pointer);
+  const back = new Map([...moves].map(([from, to]) => [to, from]));
+  const toDocument = (pointer: string): string => mapPrefix(back, pointer);
+  if (moves.size > 0) {
+    for (const holder of refHolders) {
+      const ref = holder.$ref;
+      if (typeof ref !== "string" || !ref.startsWith("#/")) continue;
+      const target = safeDecode(ref.slice(1));
+      const mapped = toCopy(target);
+      if (mapped !== target) holder.$ref = `#${encodeURI(mapped).replace(/#/g, "%23")}`;
+    }
+  }
+
+  const anyRead = required.some((r) => r.readOnly.length > 0);
+  const anyWrite = required.some((r) => r.writeOnly.length > 0);
+  // One copy more only when a direction needs its own; the other takes the copy made above.
+  const request = anyRead ? structuredClone(copy) : copy;
+  const response = anyRead || !anyWrite ? copy : structuredClone(copy);
+  for (const r of required) {
+    if (r.readOnly.length > 0) dropRequired(resolvePointer(request, r.pointer), r.readOnly);
+    if (r.writeOnly.length > 0) dropRequired(resolvePointer(response, r.pointer), r.writeOnly);
+  }
+  return { request, response, notes, toCopy, toDocument };
+}
+
+const WITHOUT_U =
+  "pattern is valid ECMA-262 only without the u flag (unicode): it is compiled without it, so \\u{...} escapes and \\p{...} classes are not read as such";
+
+function regExpVerdict(pattern: string): "ok" | "without-u" | "invalid" {
+  try {
+    new RegExp(pattern, "u");
+    return "ok";
+  } catch {
+    try {
+      new RegExp(pattern);
+      return "without-u";
+    } catch {
+      return "invalid";
+    }
+  }
+}
+
+/** The schemas whose properties an allOf member's `required` may name: the schema composing it, and its own composers. */
+function composed(parent: Json, path: string, composedBy: readonly Json[]): readonly Json[] {
+  return path.startsWith("/allOf/") ? [parent, ...composedBy] : [];
+}
+
+function dropRequired(schema: unknown, names: readonly string[]): void {
+  if (typeof schema !== "object" || schema === null || !Array.isArray((schema as Json).required)) return;
+  const s = schema as Json;
+  const kept = (s.required as unknown[]).filter((n) => !names.includes(n as string));
+  if (kept.length > 0) s.required = kept;
+  else delete s.required;
+}
+
+/**
+ * The schema of property `name` as a schema with `required` sees it: its own `properties`, those of
+ * what it `$ref`s and of its `allOf` members, then those of the schemas composing it by `allOf`.
+ */
+function propertyOf(doc: Json, schema: Json, name: string, composedBy: readonly Json[]): unknown {
+  const find = (s: unknown, depth: number): unknown => {
+    if (typeof s !== "object" || s === null || depth > MAX_DEPTH) return undefined;
+    const o = s as Json;
+    const properties = o.properties;
+    if (typeof properties === "object" && properties !== null && Object.hasOwn(properties, name))
+      return (properties as Json)[name];
+    if (typeof o.$ref === "string") {
+      const found = find(refTarget(doc, o.$ref), depth + 1);
+      if (found !== undefined) return found;
+    }
+    for (const member of Array.isArray(o.allOf) ? o.allOf : []) {
+      const found = find(member, depth + 1);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  };
+  for (const s of [schema, ...composedBy]) {
+    const found = find(s, 0);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** Whether a property schema is marked readOnly (or writeOnly): itself, what it `$ref`s, or an allOf member. */
+function isFlagged(doc: Json, schema: unknown, flag: string, depth = 0): boolean {
+  if (typeof schema !== "object" || schema === null || depth > MAX_DEPTH) return false;
+  const s = schema as Json;
+  if (s[flag] === true) return true;
+  if (typeof s.$ref === "string" && isFlagged(doc, refTarget(doc, s.$ref), flag, depth + 1)) return true;
+  return Array.isArray(s.allOf) && s.allOf.some((m) => isFlagged(doc, m, flag, depth + 1));
+}
+
+function refTarget(doc: Json, ref: string): unknown {
+  return ref.startsWith("#") ? resolvePointer(doc, safeDecode(ref.slice(1))) : undefined;
+}
+
+/** The pointer with its longest mapped prefix (whole segments) replaced. */
+function mapPrefix(map: ReadonlyMap<string, string>, pointer: string): string {
+  if (map.size === 0) return pointer;
+  let prefix = pointer;
+  for (;;) {
+    const to = map.get(prefix);
+    if (to !== undefined) return to + pointer.slice(prefix.length);
+    const cut = prefix.lastIndexOf("/");
+    if (cut <= 0) return pointer;
+    prefix = prefix.slice(0, cut);
+  }
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
