@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { compileContract } from "../../src/contract/index.js";
 import { kitContract } from "../../test/helpers.js";
 import { judgeRequest, judgeResponse } from "./judge-exchange.js";
 
@@ -94,5 +95,34 @@ describe("judgeResponse: the harness's checks that need no fixture", () => {
 
   it("judges status and media type but not the body when the body was not recorded", () => {
     expect(answer(200, undefined, "text/plain")).toEqual([["response.media-type", "failure"]]);
+  });
+});
+
+describe("the proxy routes by OpenAPI's precedence: a concrete path before a templated one", () => {
+  // `/plants/{id}` is declared first; `/plants/mine` is its own operation, and `mine` is no integer id.
+  const plants = compileContract(
+    {
+      openapi: "3.1.0",
+      info: { title: "precedence", version: "1" },
+      paths: {
+        "/plants/{id}": {
+          get: {
+            operationId: "readPlant",
+            parameters: [{ name: "id", in: "path", required: true, schema: { type: "integer" } }],
+            responses: { "200": { description: "a plant" } },
+          },
+        },
+        "/plants/mine": { get: { operationId: "myPlants", responses: { "200": { description: "mine" } } } },
+      },
+    },
+    "precedence.json",
+  );
+  it.each([
+    ["/plants/mine", "myPlants"],
+    ["/plants/7", "readPlant"],
+  ])("GET %s is %s, with no finding", (path, operationId) => {
+    const verdict = judgeRequest(plants, { method: "GET", path, headers: {}, body: Buffer.alloc(0) }, "p.json", same);
+    expect(verdict.operation?.operationId).toBe(operationId);
+    expect(verdict.findings).toEqual([]);
   });
 });
