@@ -146,6 +146,14 @@ describe("OpenAPI 3.0 nullable without type (GitHub's REST API document has 145)
     expect(contract.notes.map((n) => n.pointer)).toEqual(["/components/schemas/Owner/allOf/0/allOf/2"]);
   });
 
+  it("in a schema kept outside schema places (an x- field), which a $ref names", () => {
+    const doc = documentWith("3.0.3", { $ref: "#/x-shared/Maybe" }, { User: USER });
+    doc["x-shared"] = { Maybe: { nullable: true, $ref: "#/components/schemas/User" } };
+    const { request } = judge(compileContract(doc, "inline"));
+    expect(request(null)).toEqual([]);
+    expect(request({})).toEqual(["body/login required"]);
+  });
+
   it("loads a 3.0 document with these schemas through loadContract", async () => {
     const file = join(tempDir("plantstore-nullable-"), "spec.json");
     const schema = { type: "object", properties: { a: { nullable: true, $ref: "#/components/schemas/User" } } };

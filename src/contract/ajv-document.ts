@@ -98,7 +98,10 @@ export function prepareAjvDocuments(document: Json, dialect: SchemaDialect): Ajv
   const moves = new Map<string, string>();
   const refHolders: Json[] = [];
   const required: { pointer: string; readOnly: string[]; writeOnly: string[] }[] = [];
+  // Schemas walked, and the other objects of the document walked (a schema kept outside schema places
+  // is walked as an object first, then as a schema when a $ref names it).
   const visited = new WeakSet<object>();
+  const walked = new WeakSet<object>();
 
   const walkSchema = (s: Json, at: string, origin: string, composedBy: readonly Json[]): void => {
     if (visited.has(s)) return;
@@ -173,8 +176,8 @@ export function prepareAjvDocuments(document: Json, dialect: SchemaDialect): Ajv
 
   // The document outside schemas: every `schema` field and components/schemas start a schema walk.
   const walkDocument = (node: unknown, at: string): void => {
-    if (typeof node !== "object" || node === null || visited.has(node)) return;
-    visited.add(node);
+    if (typeof node !== "object" || node === null || walked.has(node)) return;
+    walked.add(node);
     for (const [key, value] of Object.entries(node)) {
       if (typeof value !== "object" || value === null) continue;
       const here = `${at}/${escapePointer(key)}`;
@@ -188,8 +191,17 @@ export function prepareAjvDocuments(document: Json, dialect: SchemaDialect): Ajv
     }
   };
   walkDocument(copy, "");
-
   const toCopy = (pointer: string): string => mapPrefix(moves, pointer);
+  // A $ref may name a schema kept outside schema places (under an x- field, say): it is one all the same.
+  for (let i = 0; i < refHolders.length; i++) {
+    const ref = refHolders[i]!.$ref;
+    if (typeof ref !== "string" || !ref.startsWith("#/")) continue;
+    const target = safeDecode(ref.slice(1));
+    const node = resolvePointer(copy, toCopy(target));
+    if (typeof node === "object" && node !== null && !Array.isArray(node) && !visited.has(node))
+      walkSchema(node as Json, toCopy(target), target, []);
+  }
+
   const back = new Map([...moves].map(([from, to]) => [to, from]));
   const toDocument = (pointer: string): string => mapPrefix(back, pointer);
   if (moves.size > 0) {

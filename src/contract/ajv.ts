@@ -72,7 +72,9 @@ export function createAjv(dialect: SchemaDialect): Ajv {
     // document itself is checked against the OpenAPI schema when it is loaded.
     validateSchema: false,
     // Patterns valid ECMA-262 only without the u flag compile without it (ajv-document.ts notes which).
-    code: { regExp: lenientRegExp },
+    // Ajv's optimising pass over generated code costs about 40% of compiling GitHub's REST API document
+    // (1,200 operations: 4.7 s instead of 7.9 s) and saved no measurable time validating its bodies.
+    code: { regExp: lenientRegExp, optimize: false },
   };
   const ajv = dialect === "openapi-3.1" ? new Ajv2020(options) : new Ajv(options);
   addFormats(ajv);
