@@ -70,5 +70,6 @@ export const RUN_DEFAULTS = {
   concurrency: 4,
   maxResponseBytes: 4 * 1024 * 1024,
   timeoutsBeforeGivingUp: 3,
-  maxTimeMs: 60_000,
+  /** The outer guard of a generated run, when not given: this much for each operation it generates for. */
+  maxTimePerOperationMs: 60_000,
 } as const;

@@ -95,7 +95,9 @@ export async function runConformance(
     const results = await runOrdered(plan.fixtures, concurrency, (f, i) => fixtureCase(f, streams[i]!), caseFinished);
     let stopped: string | undefined;
     if (options.generate !== undefined && plan.generated.length > 0) {
-      const maxTimeMs = options.generate.maxTimeMs ?? RUN_DEFAULTS.maxTimeMs;
+      // An outer guard only (budgets are counts): by default it grows with the work planned.
+      const maxTimeMs =
+        options.generate.maxTimeMs ?? RUN_DEFAULTS.maxTimePerOperationMs * plan.generatedOperations.length;
       const generated = await runGenerated(
         contract,
         plan.generated,

@@ -74,7 +74,8 @@ What to run:
                             for each run (default: id); repeatable
   --max-time MS             outer guard of the generated part: generation and shrinking are budgeted
                             by counts, so only a hang reaches it; a run it stops exits 2 and says
-                            how many cases were judged (default ${RUN_DEFAULTS.maxTimeMs})
+                            how many cases were judged (default: ${RUN_DEFAULTS.maxTimePerOperationMs} for each
+                            operation with generated cases)
   --save-failures DIR       write each failing generated case as a fixture file into DIR
 
 Verdict and reports:
@@ -230,7 +231,10 @@ export async function conformance(argv: string[], io: Io): Promise<number> {
         ? undefined
         : {
             count: integerFlag("generate", generateFlag, 100, 1, 100_000),
-            maxTimeMs: integerFlag("max-time", values["max-time"], RUN_DEFAULTS.maxTimeMs, 1_000, 3_600_000),
+            maxTimeMs:
+              values["max-time"] === undefined
+                ? undefined
+                : integerFlag("max-time", values["max-time"], 0, 1_000, 86_400_000),
             unique,
           },
     noFixtures: values["no-fixtures"] === true || foreign,

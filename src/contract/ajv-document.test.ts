@@ -164,6 +164,40 @@ describe("OpenAPI 3.0 nullable without type (GitHub's REST API document has 145)
   });
 });
 
+describe("nullable without type in an OpenAPI 3.1 document (carried over from 3.0; Ajv reads it in both)", () => {
+  it("loads with no note, and is read as in 3.0: null accepted beside allOf", () => {
+    const doc = documentWith(
+      "3.1.0",
+      { nullable: true, allOf: [{ $ref: "#/components/schemas/User" }] },
+      { User: USER },
+    );
+    const contract = compileContract(doc, "n31.json");
+    expect(contract.notes).toEqual([]);
+    const { request } = judge(contract);
+    expect(request(null)).toEqual([]);
+    expect(request({})).toEqual(["body/login required"]);
+  });
+});
+
+describe("examples that hold an $id (Box's API document: data, not schemas)", () => {
+  it("loads, examples of schemas and media types alike, and validates as written", () => {
+    const doc = documentWith("3.0.3", {
+      type: "object",
+      required: ["id"],
+      properties: { id: { type: "string" }, example: { type: "integer" } },
+      example: { $id: "12345", id: "a" },
+    });
+    const op = (doc.paths as Json)["/a"] as Json;
+    const content = ((op.post as Json).requestBody as Json).content as Json;
+    (content["application/json"] as Json).examples = { one: { value: { $id: "12345", id: "b" } } };
+    const contract = compileContract(doc, "box.json");
+    const { request } = judge(contract);
+    expect(request({ id: "a", example: 1 })).toEqual([]);
+    // A property named "example" is a property, not an example: its schema still checks.
+    expect(request({ id: "a", example: "x" })).toEqual(["body/example type"]);
+  });
+});
+
 describe("enum: [] (JSON Schema: SHOULD be non-empty; Ajv refuses it)", () => {
   it.each([
     ["alone", { enum: [] }],

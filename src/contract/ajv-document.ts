@@ -69,6 +69,16 @@ export function subschemas(schema: Json): [string, Json][] {
 }
 
 /**
+ * Examples are data, not schemas, and Ajv never needs them; yet it collects every `$id` of the
+ * document it is given, so example data that holds an `$id` (Box's API has objects with one in each
+ * example) would make it refuse the document as naming one schema twice. The copy keeps none.
+ */
+function stripExamples(node: Json): void {
+  delete node.example;
+  if (node.examples !== null && typeof node.examples === "object") delete node.examples;
+}
+
+/**
  * Makes the Ajv copies of a validated, bundled document. In each schema (reached through `schema`
  * fields and `components/schemas`, then through the schema keywords):
  * - OpenAPI 3.0 `nullable` without `type` (Ajv refuses it): alone it says nothing (the schema accepts
@@ -77,6 +87,8 @@ export function subschemas(schema: Json): [string, Json][] {
  *   accepted there: the lenient reading, under which a server sending null is never blamed. The same
  *   with `type`, where Ajv's own `nullable` lets null past `type` but not past those keywords. Those
  *   keywords move under `else` of `if: {type: "null"}`, a move whose pointers toCopy/toDocument map.
+ *   OpenAPI 3.1 has no `nullable`, but 3.1 documents carried over from 3.0 keep it and Ajv reads it
+ *   in both dialects: it is read the same way there.
  * - `enum: []` (JSON Schema: the array SHOULD have at least one element; Ajv refuses it) matches nothing.
  * - A `pattern` (or `patternProperties` name) valid ECMA-262 only without the `u` flag is compiled
  *   without it (see lenientRegExp in ajv.ts); one invalid either way is left out. Each gets a note.
@@ -110,6 +122,7 @@ export function prepareAjvDocuments(document: Json, dialect: SchemaDialect): Ajv
     const needsOriginal = Array.isArray(s.required) || Array.isArray(s.allOf);
     const original = needsOriginal ? resolvePointer(document, origin) : undefined;
     if (typeof s.$ref === "string") refHolders.push(s);
+    stripExamples(s);
     if (Array.isArray(s.enum) && s.enum.length === 0) {
       delete s.enum;
       // `not: {}` refuses every value; beside an existing `not`, the same as one more allOf member.
@@ -149,7 +162,9 @@ export function prepareAjvDocuments(document: Json, dialect: SchemaDialect): Ajv
       if (readOnly.length > 0 || writeOnly.length > 0) required.push({ pointer: at, readOnly, writeOnly });
     }
     let moved: Json | undefined;
-    if (dialect === "openapi-3.0" && s.nullable !== undefined) {
+    // 3.1 has no nullable, yet documents written for 3.0 keep it, and Ajv reads it in both dialects:
+    // the same reading there, so a 3.1 document is never refused (or a server blamed) for it.
+    if (s.nullable !== undefined) {
       const nullable = s.nullable === true;
       if (s.type === undefined) delete s.nullable;
       const refusing = NULL_REFUSING.filter((k) => s[k] !== undefined);
@@ -178,6 +193,7 @@ export function prepareAjvDocuments(document: Json, dialect: SchemaDialect): Ajv
   const walkDocument = (node: unknown, at: string): void => {
     if (typeof node !== "object" || node === null || walked.has(node)) return;
     walked.add(node);
+    stripExamples(node as Json);
     for (const [key, value] of Object.entries(node)) {
       if (typeof value !== "object" || value === null) continue;
       const here = `${at}/${escapePointer(key)}`;
