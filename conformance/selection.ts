@@ -57,7 +57,8 @@ export interface CasePlan extends Selection {
 export function planCases(contract: Contract, options: RunOptions): CasePlan {
   const noFixtures = options.noFixtures === true;
   const loaded = noFixtures ? [] : loadFixtures(options.fixtures ?? DEFAULT_FIXTURES, contract);
-  const candidates = options.generate === undefined ? [] : contract.operations.filter((op) => generatable(op, contract.document).ok);
+  const candidates =
+    options.generate === undefined ? [] : contract.operations.filter((op) => generatable(op, contract.document).ok);
   const allGenerated = candidates.flatMap(generatedCasesOf);
   if (loaded.length === 0 && allGenerated.length === 0) {
     throw new KitError(
