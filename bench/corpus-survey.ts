@@ -5,13 +5,14 @@
 // is killed and recorded as "hung" (Prism, a grandchild, exits when the child's stdin pipe closes).
 // Writes one JSON file (--out) and prints a table. Not a test: nothing here asserts anything.
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { loadContract, type Contract } from "../src/contract/index.js";
 import { startPrism, type RunningPrism } from "../src/mock/prism.js";
+import { loadBaseline, writeBaseline } from "../conformance/baseline.js";
 import { runConformance } from "../conformance/run.js";
 import { CORPUS, corpusDocuments, type CorpusDocument } from "../test/corpus.js";
 
@@ -140,9 +141,24 @@ async function surveyOne(doc: CorpusDocument, report: string): Promise<void> {
       // The contract just loaded: the run would load the same file again.
       contract,
       noFixtures: true,
-      generate: { count: 20 },
+      generate: { count: Number(values.count ?? "20") },
       seed: 5n,
+      ...(values.baseline === undefined ? {} : { baseline: loadBaseline(values.baseline) }),
     });
+    // The findings the baseline did not know, one entry per case and check, for a reader to judge.
+    if (values["write-baselines"] !== undefined) {
+      const deviations = results.flatMap((r) => {
+        const byCheck = new Map<string, { fixture: string; check: string; reason: string }>();
+        for (const f of r.steps.flatMap((st) => st.findings))
+          if (f.counts) byCheck.set(f.check, { fixture: r.fixture, check: f.check, reason: f.message });
+        return [...byCheck.values()];
+      });
+      mkdirSync(values["write-baselines"], { recursive: true });
+      writeBaseline(join(values["write-baselines"], `${doc.name}.json`), {
+        description: `${doc.name} against a Prism mock of itself: what --baseline ${values.baseline ?? "(none)"} does not know`,
+        deviations,
+      });
+    }
     row.run = {
       ok: true,
       ms: Math.round(performance.now() - t),
@@ -188,9 +204,16 @@ async function surveyOne(doc: CorpusDocument, report: string): Promise<void> {
 function runChild(doc: CorpusDocument, dir: string, timeoutMs: number): Promise<SurveyRow> {
   const report = join(dir, `${doc.name}.json`);
   const started = performance.now();
-  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), "--child", doc.name, "--report", report], {
-    stdio: ["pipe", "ignore", "pipe"],
-  });
+  const forwarded = (["baseline", "count", "write-baselines"] as const).flatMap((k) =>
+    values[k] === undefined ? [] : [`--${k}`, values[k]],
+  );
+  const child = spawn(
+    process.execPath,
+    [fileURLToPath(import.meta.url), "--child", doc.name, "--report", report, ...forwarded],
+    {
+      stdio: ["pipe", "ignore", "pipe"],
+    },
+  );
   const tail: string[] = [];
   child.stderr.setEncoding("utf8");
   child.stderr.on("data", (chunk: string) => {
@@ -247,6 +270,9 @@ const { values, positionals } = parseArgs({
     timeout: { type: "string" },
     child: { type: "string" },
     report: { type: "string" },
+    baseline: { type: "string" },
+    count: { type: "string" },
+    "write-baselines": { type: "string" },
     help: { type: "boolean", short: "h" },
   },
   strict: true,
