@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkRequest, compileContract } from "../src/contract/index.js";
 import fc from "fast-check";
 import { negativeBodies, positiveBodies, valueArb } from "./generate.js";
-import { generatable, positiveRequests, producerFor } from "./generate-request.js";
+import { generatable, negativesPossible, positiveRequests, producerFor } from "./generate-request.js";
 import { runConformance } from "./run.js";
 
 // A contract whose server picks the ids (readOnly in the create's answer), with a patterned query
@@ -272,5 +272,33 @@ describe("requests a server must take as the contract means them", () => {
       why: "no request satisfies its schema at /components/schemas/Code: required property code: minLength 8 is above maxLength 4",
     });
     expect(generatable(c.operation("createUser")!, c.document)).toEqual({ ok: true });
+  });
+});
+
+describe("negatives of a parameter whose only rule is a format the contract does not check", () => {
+  it("are not possible: Airflow's `format: path` is an annotation, no value breaks it", () => {
+    const doc = {
+      openapi: "3.0.3",
+      info: { title: "t", version: "1" },
+      paths: {
+        "/variables/{key}": {
+          get: {
+            operationId: "getVariable",
+            parameters: [{ name: "key", in: "path", required: true, schema: { type: "string", format: "path" } }],
+            responses: { "200": { description: "ok" } },
+          },
+        },
+        "/days/{day}": {
+          get: {
+            operationId: "getDay",
+            parameters: [{ name: "day", in: "path", required: true, schema: { type: "string", format: "date" } }],
+            responses: { "200": { description: "ok" } },
+          },
+        },
+      },
+    };
+    const c = compileContract(doc, "formats.json");
+    expect(negativesPossible(c.operation("getVariable")!)).toBe(false);
+    expect(negativesPossible(c.operation("getDay")!)).toBe(true);
   });
 });

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import type { CheckedRequest, CompiledOperation, CompiledParameter, Contract } from "../src/contract/index.js";
-import { INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN, locateRef } from "../src/contract/index.js";
+import { checkedFormats, INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN, locateRef } from "../src/contract/index.js";
 import { checkPrepared, prepareRequest, type Expectation, type Fixture, type FixtureStep } from "./fixtures.js";
 import { NEAR_MISS_KINDS, unpresentableSecurity } from "./credentials.js";
 import { Random } from "./fresh.js";
@@ -155,7 +155,8 @@ function parameterMutations(p: CompiledParameter): { value: unknown; reason: str
     out.push({ value: min - 1n, reason: `${at}: below its minimum` });
   }
   if (Array.isArray(s.enum)) out.push({ value: "not-in-the-enum", reason: `${at}: enum` });
-  if (type === "string" && s.format !== undefined)
+  // Only a format the contract checks can be broken: another (Airflow's "path") is an annotation.
+  if (type === "string" && typeof s.format === "string" && checkedFormats().has(s.format))
     out.push({ value: "@not a value@", reason: `${at}: format ${s.format}` });
   // A length past what a URL or header carries is no test of the rule (maxLength: 2147483647 exists).
   if (type === "string" && typeof s.maxLength === "number" && s.maxLength < 4_096)

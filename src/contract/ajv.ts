@@ -82,3 +82,14 @@ export function createAjv(dialect: SchemaDialect): Ajv {
   ajv.addFormat("int64", int64);
   return ajv;
 }
+
+let checked: ReadonlySet<string> | undefined;
+
+/**
+ * The `format` values the contract checks (ajv-formats' and int32/int64); any other format is an
+ * annotation (Ajv runs with strict: false), so a value cannot break it.
+ */
+export function checkedFormats(): ReadonlySet<string> {
+  checked ??= new Set(Object.keys(createAjv("openapi-3.1").formats));
+  return checked;
+}

@@ -49,7 +49,7 @@ export { parseMediaType, matchMediaType } from "./media-type.js";
 export type { MediaType } from "./media-type.js";
 export { fromAjvErrors, describeViolation } from "./violations.js";
 export type { Violation } from "./violations.js";
-export { createAjv, dialectOf } from "./ajv.js";
+export { checkedFormats, createAjv, dialectOf } from "./ajv.js";
 export type { SchemaDialect } from "./ajv.js";
 export {
   buildQueryString,
