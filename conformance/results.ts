@@ -93,6 +93,8 @@ export interface RunSummary {
   readonly durationMs: number;
   /** Why the run as a whole could not judge the target, when it could not. */
   readonly runError: string | undefined;
+  /** What the contract left out or read leniently as it compiled (a pattern without the u flag...), by pointer. */
+  readonly contractNotes?: readonly { readonly pointer: string; readonly message: string }[];
   /** What the run exercised of the contract. */
   readonly coverage: Coverage;
   /** With --min-coverage: the percentage of operations that had to be exercised. */
@@ -123,6 +125,8 @@ export type RunEvent =
       readonly total: number;
       /** The requests sent before any case, to find a wrong token or base path (see preflight.ts). */
       readonly preflight: readonly PreflightProbe[];
+      /** What the contract left out or read leniently as it compiled, each with its pointer. */
+      readonly notes?: readonly { readonly pointer: string; readonly message: string }[];
     }
   | { readonly type: "case-finished"; readonly result: CaseResult; readonly index: number; readonly total: number }
   | { readonly type: "run-finished"; readonly summary: RunSummary; readonly results: readonly CaseResult[] };

@@ -144,3 +144,47 @@ describe("runConformance", () => {
     }
   });
 });
+
+describe("the contract's notes", () => {
+  it("are said at the start of a run (console) and kept in the summary (JSON report)", async () => {
+    const { createServer } = await import("node:http");
+    const { compileContract } = await import("../src/contract/index.js");
+    const { consoleReporter } = await import("./reporters/console.js");
+    // `\:` in a class is valid ECMA-262 only without the u flag (DigitalOcean's API has such a pattern).
+    const noted = compileContract(
+      {
+        openapi: "3.0.3",
+        info: { title: "t", version: "1" },
+        paths: {
+          "/tags/{name}": {
+            get: {
+              operationId: "getTag",
+              parameters: [
+                { name: "name", in: "path", required: true, schema: { type: "string", pattern: "^[a-z\\:]+$" } },
+              ],
+              responses: { "200": { description: "ok" } },
+            },
+          },
+        },
+      },
+      "noted.json",
+    );
+    expect(noted.notes).toHaveLength(1);
+    const server = createServer((_q, s) => void s.writeHead(200).end());
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const lines: string[] = [];
+    try {
+      const port = (server.address() as { port: number }).port;
+      const { summary } = await runConformance(
+        { target: `http://127.0.0.1:${port}`, contract: noted, noFixtures: true, generate: { count: 2 }, seed: 1n },
+        consoleReporter((l) => lines.push(l), { color: false, verbose: false }),
+      );
+      expect(summary.contractNotes).toEqual(noted.notes);
+      const said = lines.find((l) => l.startsWith("contract note: "));
+      expect(said).toContain("/paths/~1tags~1{name}/get/parameters/0/schema/pattern");
+      expect(said).toContain("only without the u flag");
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+  });
+});

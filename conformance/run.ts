@@ -81,7 +81,15 @@ export async function runConformance(
       },
     );
     const { total } = plan;
-    onEvent({ type: "run-started", target, spec: contract.source, seed: seed.toString(), total, preflight: probes });
+    onEvent({
+      type: "run-started",
+      target,
+      spec: contract.source,
+      seed: seed.toString(),
+      total,
+      preflight: probes,
+      notes: contract.notes,
+    });
 
     const caseFinished = (result: CaseResult, index: number): void =>
       onEvent({ type: "case-finished", result, index, total });
@@ -131,6 +139,7 @@ export async function runConformance(
       coverage: computeCoverage(contract, results, plan.notPlanned),
       minCoverage: options.minCoverage,
       stopped,
+      contractNotes: contract.notes,
     });
     onEvent({ type: "run-finished", summary, results });
     return { summary, results };

@@ -56,6 +56,8 @@ export interface SummaryInput {
   readonly minCoverage?: number;
   /** Why the run stopped before judging every case (its time limit), when it did. */
   readonly stopped?: string;
+  /** The contract's notes (see Contract.notes): in the summary when there are any. */
+  readonly contractNotes?: readonly { readonly pointer: string; readonly message: string }[];
 }
 
 /** The run's summary and exit code: 2 if anything could not be judged, else 1 if anything counts, else 0. */
@@ -91,6 +93,9 @@ export function summarize(results: readonly CaseResult[], input: SummaryInput): 
     coverage: input.coverage,
     minCoverage: input.minCoverage,
     coverageShortfall,
+    ...(input.contractNotes !== undefined && input.contractNotes.length > 0
+      ? { contractNotes: input.contractNotes }
+      : {}),
     exitCode:
       runError !== undefined || count("error") > 0 ? 2 : count("fail") > 0 || coverageShortfall !== undefined ? 1 : 0,
   };

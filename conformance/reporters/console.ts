@@ -2,6 +2,9 @@ import { coverageLine } from "../coverage.js";
 import type { LevelVerdict } from "../levels.js";
 import type { CaseResult, ReportedFinding, RunEvent, RunSummary } from "../results.js";
 
+/** Contract notes shown on the console; the JSON report has every one. */
+const MAX_NOTES = 10;
+
 export interface ConsoleOptions {
   readonly color: boolean;
   /** Print notes and request/response evidence of passing cases too. */
@@ -38,6 +41,11 @@ export function consoleReporter(write: (line: string) => void, options: ConsoleO
       case "run-started":
         write(`Conformance run: ${event.total} cases against ${event.target}`);
         write(dim(`spec ${event.spec}, seed ${event.seed} (replay with --seed ${event.seed})`));
+        // What the contract could not check as written is said before anything is judged.
+        for (const n of (event.notes ?? []).slice(0, MAX_NOTES))
+          write(dim(`contract note: ${visible(n.pointer)}: ${visible(n.message)}`));
+        if ((event.notes?.length ?? 0) > MAX_NOTES)
+          write(dim(`contract note: and ${event.notes!.length - MAX_NOTES} more (the JSON report lists them all)`));
         for (const p of event.preflight)
           write(
             dim(
