@@ -118,7 +118,9 @@ export function discriminatorValue(discriminator: unknown, branch: unknown): str
   const name = decodeURIComponent(ref.slice(ref.lastIndexOf("/") + 1));
   const mapping = ((discriminator as Schema).mapping ?? {}) as Record<string, unknown>;
   for (const [k, target] of Object.entries(mapping)) if (target === ref || target === name) return k;
-  return name;
+  // Only a component has a name to give; a branch elsewhere (a bundled document's `#/paths/...`,
+  // whose mapping named files no longer there) keeps its property's own schema (an enum, say).
+  return ref.startsWith("#/components/schemas/") ? name : undefined;
 }
 
 /**

@@ -398,10 +398,21 @@ describe("a negative counts only when refused for the rule it breaks", () => {
       true,
     ],
     [
-      "another place too",
+      "within a union: the oneOf above the place refuses, its other branches complain elsewhere",
       [
         { location: "body/id", keyword: "type" },
+        { location: "body/kind", keyword: "enum" },
         { location: "body", keyword: "oneOf" },
+      ],
+      "body/id",
+      "type",
+      true,
+    ],
+    [
+      "another place too, no union",
+      [
+        { location: "body/id", keyword: "type" },
+        { location: "body/name", keyword: "required" },
       ],
       "body/id",
       "type",

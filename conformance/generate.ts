@@ -144,6 +144,12 @@ const unread = (v: { keyword: string }): boolean => v.keyword === "style" || v.k
  */
 export function refusedAt(checked: CheckedRequest, at: string, keyword: string): boolean {
   if (checked.ok || checked.reason !== "schema") return false;
+  // Inside a oneOf/anyOf the refusal names the union, and every other branch says why it does not
+  // match either: the body was accepted before this one change, so the union refuses because of it.
+  const withinUnion = checked.violations.some(
+    (v) => (v.keyword === "oneOf" || v.keyword === "anyOf") && (at === v.location || at.startsWith(`${v.location}/`)),
+  );
+  if (withinUnion) return true;
   return (
     checked.violations.some((v) => v.location === at && (v.keyword === keyword || (keyword === "type" && unread(v)))) &&
     checked.violations.every((v) => v.location === at || v.location.startsWith(`${at}/`))

@@ -318,3 +318,34 @@ describe("readOnly and writeOnly by direction (OAS 3.0.3 Schema Object; the same
     expect((contract.document as { components: { schemas: Json } }).components.schemas.Base).toEqual(base);
   });
 });
+
+describe("oneOf with a discriminator (the property names the branch, OAS 3.0.3 section 4.7.25)", () => {
+  const Action = { type: "object", required: ["type"], properties: { type: { type: "string" } } };
+  const Snapshot = {
+    type: "object",
+    required: ["type"],
+    properties: { type: { type: "string" }, name: { type: "string" } },
+  };
+  it("a value that fits two branches is accepted; one that fits none is still refused", () => {
+    const doc = documentWith(
+      "3.0.3",
+      {
+        oneOf: [{ $ref: "#/components/schemas/Action" }, { $ref: "#/components/schemas/Snapshot" }],
+        discriminator: { propertyName: "type" },
+      },
+      { Action, Snapshot },
+    );
+    const { request } = judge(compileContract(doc, "d.json"));
+    expect(request({ type: "Action" })).toEqual([]);
+    expect(request({ name: "x" }).some((l) => l.endsWith("anyOf"))).toBe(true);
+  });
+  it("without a discriminator, oneOf stays exclusive", () => {
+    const doc = documentWith(
+      "3.0.3",
+      { oneOf: [{ $ref: "#/components/schemas/Action" }, { $ref: "#/components/schemas/Snapshot" }] },
+      { Action, Snapshot },
+    );
+    const { request } = judge(compileContract(doc, "d.json"));
+    expect(request({ type: "Action" })).toEqual(["body oneOf"]);
+  });
+});

@@ -123,6 +123,15 @@ export function prepareAjvDocuments(document: Json, dialect: SchemaDialect): Ajv
     const original = needsOriginal ? resolvePointer(document, origin) : undefined;
     if (typeof s.$ref === "string") refHolders.push(s);
     stripExamples(s);
+    // With a discriminator the property names the branch (OAS 3.0.3 section 4.7.25), so a value that
+    // also fits another branch is no violation: oneOf's exclusivity is read as anyOf, never blaming a
+    // server for a body the discriminator makes unambiguous.
+    const renamedOneOf = s.discriminator !== undefined && Array.isArray(s.oneOf) && s.anyOf === undefined;
+    if (renamedOneOf) {
+      s.anyOf = s.oneOf;
+      delete s.oneOf;
+      moves.set(`${origin}/oneOf`, `${at}/anyOf`);
+    }
     if (Array.isArray(s.enum) && s.enum.length === 0) {
       delete s.enum;
       // `not: {}` refuses every value; beside an existing `not`, the same as one more allOf member.
@@ -182,7 +191,10 @@ export function prepareAjvDocuments(document: Json, dialect: SchemaDialect): Ajv
     const children = subschemas(s).filter(([path]) => moved === undefined || !/^\/(if|then|else)$/.test(path));
     // Composition is looked up in the document as written (the copy's keywords may have moved).
     const self = (typeof original === "object" && original !== null ? original : {}) as Json;
-    for (const [path, child] of children) walkSchema(child, at + path, origin + path, composed(self, path, composedBy));
+    for (const [path, child] of children) {
+      const written = renamedOneOf && path.startsWith("/anyOf/") ? `/oneOf/${path.slice(7)}` : path;
+      walkSchema(child, at + path, origin + written, composed(self, written, composedBy));
+    }
     if (moved !== undefined) {
       for (const [path, child] of subschemas(moved))
         walkSchema(child, `${at}/else${path}`, origin + path, composed(self, path, composedBy));
