@@ -289,7 +289,11 @@ async function polarityCase(
   const details = await fc.check(
     fc.asyncProperty(arb, async (request) => {
       fc.pre(request !== null); // a candidate the contract disagrees with is skipped, never sent
-      // Shrinking is budgeted by sends: past the budget a candidate is taken as passing, unsent.
+      // Shrinking is budgeted by sends: past the budget a candidate is taken as passing, unsent. A
+      // failure without an answer (a timeout, a reset) is not shrunk at all: each smaller request
+      // would cost a whole --timeout, and a few in a row would take the target for stopped.
+      if (lastFailure !== undefined && lastFailure.result.steps.some((st) => st.transportFailure !== undefined))
+        return true;
       if (lastFailure !== undefined && ++shrinkSends > GENERATION_BUDGET.shrinkSends) return true;
       const result = await judge(request as GeneratedRequest);
       judged++;

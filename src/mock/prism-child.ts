@@ -7,13 +7,19 @@ if (entry === undefined) {
   process.stderr.write("usage: prism-child <prism entry> [args...]\n");
   process.exit(2);
 }
-// Prism 5.14's CLI log pipe (util/createServer.js, constructPrefix) throws on a log line it cannot
-// name, and the throw ends the whole mock mid-run: a request whose validation message Prism cannot
-// log would kill the mock that should answer it. Only that throw is survived (the line is dropped,
-// and said on stderr); any other error ends the process as before.
+// Two throws of Prism 5.14 end the whole mock mid-run, each caused by one request: its CLI log pipe
+// (util/createServer.js, constructPrefix) on a log line it cannot name, and its multipart reader
+// (parse-multipart-data) on a part with a Content-Type but no filename, as OpenAPI sends an object
+// property. Those two are survived, said on stderr (the request concerned gets no answer, the others
+// go on); any other error ends the process as before.
+const SURVIVED: readonly [RegExp, string][] = [
+  [/\bconstructPrefix\b/, "a Prism log line could not be printed"],
+  [/parse-multipart-data/, "Prism could not read a multipart body, and leaves that request unanswered"],
+];
 process.on("uncaughtException", (error) => {
-  if (error instanceof TypeError && /\bconstructPrefix\b/.test(error.stack ?? "")) {
-    process.stderr.write("plantstore: a Prism log line could not be printed (a Prism bug); the mock goes on\n");
+  const known = SURVIVED.find(([where]) => error instanceof TypeError && where.test(error.stack ?? ""));
+  if (known !== undefined) {
+    process.stderr.write(`plantstore: ${known[1]} (a Prism bug); the mock goes on\n`);
     return;
   }
   process.stderr.write(`${error.stack ?? String(error)}\n`);
