@@ -120,7 +120,9 @@ function plainValue(s0: unknown, doc: unknown, depth = 0): unknown {
     case "boolean":
       return true;
     case "array":
-      return typeof s.minItems === "number" && s.minItems > 0 ? [plainValue(s.items, doc, depth + 1)] : [];
+      // One item, unless the schema allows none at all: an empty array in a query or form is sent as
+      // an empty value (`?cid=`), which allowEmptyValue (false by default) does not promise to accept.
+      return s.maxItems === 0 ? [] : [plainValue(s.items, doc, depth + 1)];
     case "object": {
       const out: Record<string, unknown> = {};
       for (const r of (s.required as string[]) ?? [])
