@@ -430,3 +430,44 @@ describe("a negative counts only when refused for the rule it breaks", () => {
     ).toBe(false);
   });
 });
+
+describe("negatives of a union body without its own type (an anyOf of objects, as DigitalOcean's bodies)", () => {
+  it("break the type every branch shares, and the contract refuses them", async () => {
+    const { compileContract } = await import("../src/contract/index.js");
+    const branch = (extra: string) => ({
+      type: "object",
+      required: ["name"],
+      properties: { name: { type: "string" }, [extra]: { type: "integer" } },
+    });
+    const union = compileContract(
+      {
+        openapi: "3.0.3",
+        info: { title: "t", version: "1" },
+        paths: {
+          "/droplets": {
+            post: {
+              operationId: "createDroplet",
+              requestBody: {
+                required: true,
+                content: { "application/json": { schema: { anyOf: [branch("size"), branch("count")] } } },
+              },
+              responses: { "202": { description: "accepted" } },
+            },
+          },
+        },
+      },
+      "union.json",
+    );
+    const create = union.operation("createDroplet")!;
+    const bodies = fc
+      .sample(negativeBodies(union, create, union.document, { fresh }), { seed: 3, numRuns: 300 })
+      .filter((b) => b !== null);
+    expect(bodies.length).toBeGreaterThan(0);
+    expect(bodies.some((b) => b.reason?.startsWith("body: type object"))).toBe(true);
+    const json = create.requestMediaType("application/json")!;
+    for (const b of bodies) {
+      const parsed = parseJsonExact(b.text);
+      expect(parsed.ok && json.validate(parsed.value).length > 0, b.text).toBe(true);
+    }
+  });
+});

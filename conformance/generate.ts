@@ -56,9 +56,9 @@ export function valueArb(
  * Values of the wrong JSON type for a schema's types, each with the reason it breaks the rule. A
  * schema without `type` takes every type, so nothing breaks it (JSON Schema 2020-12 section 6.1.1).
  */
-function wrongTypes(s: Schema): { value: unknown; reason: string }[] {
-  const types = typesOf(s);
-  if (types === undefined || s.const !== undefined || Array.isArray(s.oneOf) || Array.isArray(s.anyOf)) return [];
+function wrongTypes(doc: unknown, s: Schema): { value: unknown; reason: string }[] {
+  const types = typesOf(s) ?? unionTypes(doc, s);
+  if (types === undefined || s.const !== undefined) return [];
   const all: [string, unknown][] = [
     ["string", "7"],
     ["integer", 7],
@@ -72,6 +72,23 @@ function wrongTypes(s: Schema): { value: unknown; reason: string }[] {
   return all
     .filter(([t]) => !types.includes(t) && !(types.includes("number") && t === "integer"))
     .map(([t, value]) => ({ value, reason: `type ${named} (sent ${t})` }));
+}
+
+/**
+ * The types a oneOf/anyOf without its own `type` allows: every branch's, when each branch has one
+ * (a union of objects is still an object: a string breaks every branch). Undefined otherwise.
+ */
+function unionTypes(doc: unknown, s: Schema): string[] | undefined {
+  const branches = (Array.isArray(s.oneOf) ? s.oneOf : Array.isArray(s.anyOf) ? s.anyOf : undefined) as
+    unknown[] | undefined;
+  if (branches === undefined || branches.length === 0) return undefined;
+  const all = new Set<string>();
+  for (const b of branches) {
+    const types = typesOf(flatten(doc, b));
+    if (types === undefined) return undefined;
+    for (const t of types) all.add(t);
+  }
+  return [...all];
 }
 
 /** A single-rule mutation: the body, why it breaks, and where in the body the refusal must be. */
@@ -103,7 +120,7 @@ function mutations(doc: unknown, schema: unknown, body: Record<string, unknown>)
     if (readOnly(k)) continue;
     const p = flatten(doc, raw);
     const at = `body/${k}`;
-    for (const w of wrongTypes(p))
+    for (const w of wrongTypes(doc, p))
       out.push({ body: { ...body, [k]: w.value }, reason: `${at}: ${w.reason}`, at, keyword: "type" });
     if (typeOf(p) === "integer" && typesOf(p)?.length === 1) {
       const [lo, hi] =
@@ -129,7 +146,8 @@ function mutations(doc: unknown, schema: unknown, body: Record<string, unknown>)
       out.push({ body: { ...body, [k]: 0.5 }, reason: `${at}: type integer (sent 0.5)`, at, keyword: "type" });
     }
   }
-  for (const w of wrongTypes(s)) out.push({ body: w.value, reason: `body: ${w.reason}`, at: "body", keyword: "type" });
+  for (const w of wrongTypes(doc, s))
+    out.push({ body: w.value, reason: `body: ${w.reason}`, at: "body", keyword: "type" });
   return out;
 }
 
