@@ -1,0 +1,75 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadContract } from "../src/contract/index.js";
+import { startPrism } from "../src/mock/prism.js";
+import { KIT_ROOT } from "../src/paths.js";
+import { CORPUS, corpusDocuments } from "../test/corpus.js";
+import { loadBaseline, type Baseline } from "./baseline.js";
+import { runConformance } from "./run.js";
+
+// Public OpenAPI documents nobody here wrote (test/data/corpus, licences in its README), as a user
+// would try them: each loads, and a run of generated cases against the real Prism mocking it reaches
+// a verdict with every operation exercised. Prism's own departures are the shipped prism-mock
+// baseline (by behaviour); what remains is each document's own record in test/data/corpus/expected/,
+// every entry read: the document's examples (which Prism serves) breaking its own schemas, mostly.
+// The documents whose run takes longer than a few seconds run in the benchmark instead
+// (bench/corpus-survey.ts, figures in docs/corpus.md), to keep the suite fast on three Node versions.
+const IN_SUITE = [
+  "adyen-bin-lookup",
+  "adyen-recurring",
+  "canada-holidays",
+  "color-pizza",
+  "decentraland-catalyst",
+  "mineskin",
+  "traccar",
+  "vonage-number-insight",
+];
+
+const prismMock = loadBaseline("prism-mock");
+
+function expectedOf(name: string): Baseline {
+  const file = join(KIT_ROOT, "test", "data", "corpus", "expected", `${name}.json`);
+  const own = existsSync(file) ? loadBaseline(file).deviations : [];
+  return { deviations: [...prismMock.deviations, ...own] };
+}
+
+describe("the corpus of public documents", () => {
+  it.each(CORPUS.map((d) => [d.name, d] as const))(
+    "%s loads, with every operation the document has",
+    async (_name, doc) => {
+      const contract = await loadContract(doc.file);
+      expect(contract.operations).toHaveLength(doc.operations);
+      // A construct left out is said with its pointer, never silently: each note names one.
+      for (const note of contract.notes) expect(note.pointer).toMatch(/^\//);
+    },
+    180_000,
+  );
+
+  it.each(corpusDocuments(IN_SUITE).map((d) => [d.name, d] as const))(
+    "%s: against a Prism mock of itself, every operation exercised, exit 0 with what is known",
+    async (_name, doc) => {
+      const prism = await startPrism({ port: 0, spec: doc.file });
+      try {
+        const { summary, results } = await runConformance({
+          target: prism.url,
+          // Prism takes any credentials; one value serves bearer, apiKey and basic (USER:PASSWORD) schemes.
+          token: "user:example-credential",
+          spec: doc.file,
+          noFixtures: true,
+          generate: { count: 20 },
+          seed: 5n,
+          baseline: expectedOf(doc.name),
+        });
+        const bad = results.filter((r) => r.outcome === "fail" || r.outcome === "error");
+        expect(summary.exitCode, JSON.stringify(bad, null, 1).slice(0, 3000)).toBe(0);
+        expect(summary.coverage.operations.notExercised).toEqual([]);
+        // Every entry of the document's record still occurs: a record is evidence, not a wish list.
+        expect(summary.staleBaseline).toEqual([]);
+      } finally {
+        await prism.stop();
+      }
+    },
+    180_000,
+  );
+});
