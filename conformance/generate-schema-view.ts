@@ -1,4 +1,4 @@
-import { INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN, resolvePointer } from "../src/contract/index.js";
+import { INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN, resolvePointer, safeDecode } from "../src/contract/index.js";
 
 /**
  * One view of a schema for the generators: local `$ref`s followed (their siblings applied, as Ajv
@@ -31,14 +31,6 @@ export function deref(doc: unknown, schema: unknown): Schema {
     s = resolvePointer(doc, safeDecode(($ref as string).slice(1)));
   }
   return {};
-}
-
-function safeDecode(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
 }
 
 function withoutAnnotations(s: Schema): Schema {

@@ -1,5 +1,5 @@
 import type { SchemaDialect } from "./ajv.js";
-import { escapePointer, resolvePointer } from "./json-pointer.js";
+import { escapePointer, resolvePointer, safeDecode } from "./json-pointer.js";
 
 // The one place that prepares a document's schemas for Ajv. Validators are compiled from `{$ref}`
 // stubs into a copy of the document made here, so what Ajv cannot take as written is rewritten in the
@@ -335,13 +335,5 @@ function mapPrefix(map: ReadonlyMap<string, string>, pointer: string): string {
     const cut = prefix.lastIndexOf("/");
     if (cut <= 0) return pointer;
     prefix = prefix.slice(0, cut);
-  }
-}
-
-function safeDecode(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
   }
 }

@@ -6,7 +6,7 @@ import { escapeRegExp } from "../regexp.js";
 import { createAjv, dialectOf, type SchemaDialect } from "./ajv.js";
 import { prepareAjvDocuments, subschemas, type AjvDocuments, type ContractNote } from "./ajv-document.js";
 import { analyseNumber } from "./exact-json.js";
-import { escapePointer, resolvePointer } from "./json-pointer.js";
+import { escapePointer, resolvePointer, safeDecode } from "./json-pointer.js";
 import { shapeOfSchema, type ParameterLocation, type ParameterStyle, type ValueShape } from "./parameters.js";
 import { matchMediaType } from "./media-type.js";
 import { createRouter, type Route } from "./routing.js";
@@ -734,14 +734,6 @@ function compilePathTemplate(template: string): { regex: RegExp; names: string[]
     })
     .join("");
   return { regex: new RegExp(`^${pattern}$`), names };
-}
-
-function safeDecode(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
 }
 
 /**

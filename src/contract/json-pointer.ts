@@ -22,3 +22,12 @@ export function resolvePointer(doc: unknown, pointer: string): unknown {
   }
   return current;
 }
+
+/** A `$ref`'s fragment percent-decoded; as written when it is no valid percent-encoding. */
+export function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}

@@ -41,7 +41,7 @@ export type {
   ResponseReason,
   ResponseRefusal,
 } from "./acceptability.js";
-export { escapePointer, unescapePointer, resolvePointer } from "./json-pointer.js";
+export { escapePointer, unescapePointer, resolvePointer, safeDecode } from "./json-pointer.js";
 export { INT32_MIN, INT32_MAX, INT64_MIN, INT64_MAX, TWO_53 } from "./integer-bounds.js";
 export { parseJsonExact, stringifyExact, canonicalInteger, analyseNumber } from "./exact-json.js";
 export type { ExactNumber, ExactNumbers, ParseResult } from "./exact-json.js";
