@@ -1,10 +1,9 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadContract } from "../src/contract/index.js";
 import { startPrism } from "../src/mock/prism.js";
 import { KIT_ROOT } from "../src/paths.js";
-import { CORPUS, corpusDocuments } from "../test/corpus.js";
+import { corpusDocuments } from "../test/corpus.js";
 import { loadBaseline, type Baseline } from "./baseline.js";
 import { runConformance } from "./run.js";
 
@@ -33,18 +32,7 @@ function expectedOf(name: string): Baseline {
   return { deviations: [...prismMock.deviations, ...own] };
 }
 
-describe("the corpus of public documents", () => {
-  it.each(CORPUS.map((d) => [d.name, d] as const))(
-    "%s loads, with every operation the document has",
-    async (_name, doc) => {
-      const contract = await loadContract(doc.file);
-      expect(contract.operations).toHaveLength(doc.operations);
-      // A construct left out is said with its pointer, never silently: each note names one.
-      for (const note of contract.notes) expect(note.pointer).toMatch(/^\//);
-    },
-    180_000,
-  );
-
+describe("the corpus of public documents against Prism mocks of themselves", () => {
   it.each(corpusDocuments(IN_SUITE).map((d) => [d.name, d] as const))(
     "%s: against a Prism mock of itself, every operation exercised, exit 0 with what is known",
     async (_name, doc) => {
@@ -56,7 +44,9 @@ describe("the corpus of public documents", () => {
           token: "user:example-credential",
           spec: doc.file,
           noFixtures: true,
-          generate: { count: 20 },
+          // Fewer requests than the survey's 20: the records hold whatever the count (every finding in
+          // them is about an answer, not about a value), and the suite runs on three Node versions.
+          generate: { count: 8 },
           seed: 5n,
           baseline: expectedOf(doc.name),
         });
