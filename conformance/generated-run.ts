@@ -31,6 +31,8 @@ export interface GeneratedRun {
   readonly results: CaseResult[];
   /** The cases the time limit left unjudged (their results say so); 0 when the run was not stopped. */
   readonly notRun: number;
+  /** Whether the time limit (--max-time) stopped the run, in a case or before one. */
+  readonly stopped: boolean;
 }
 
 type RunCase = (fixture: Fixture, stream: Random) => Promise<CaseResult>;
@@ -89,7 +91,7 @@ export async function runGenerated(
       if (r.interrupted) stopped = true;
     }
   }
-  return { results, notRun };
+  return { results, notRun, stopped };
 }
 
 /** Run-fresh values for unique properties: the case's from the seed, the plainest requests' from outside it. */

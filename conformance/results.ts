@@ -1,3 +1,4 @@
+import type { ContractNote } from "../src/contract/index.js";
 import type { Finding } from "./checks.js";
 import type { Credentials } from "./fixtures.js";
 import type { LevelVerdict } from "./levels.js";
@@ -94,7 +95,7 @@ export interface RunSummary {
   /** Why the run as a whole could not judge the target, when it could not. */
   readonly runError: string | undefined;
   /** What the contract left out or read leniently as it compiled (a pattern without the u flag...), by pointer. */
-  readonly contractNotes?: readonly { readonly pointer: string; readonly message: string }[];
+  readonly contractNotes?: readonly ContractNote[];
   /** What the run exercised of the contract. */
   readonly coverage: Coverage;
   /** With --min-coverage: the percentage of operations that had to be exercised. */
@@ -126,7 +127,7 @@ export type RunEvent =
       /** The requests sent before any case, to find a wrong token or base path (see preflight.ts). */
       readonly preflight: readonly PreflightProbe[];
       /** What the contract left out or read leniently as it compiled, each with its pointer. */
-      readonly notes?: readonly { readonly pointer: string; readonly message: string }[];
+      readonly notes?: readonly ContractNote[];
     }
   | { readonly type: "case-finished"; readonly result: CaseResult; readonly index: number; readonly total: number }
   | { readonly type: "run-finished"; readonly summary: RunSummary; readonly results: readonly CaseResult[] };

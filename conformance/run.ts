@@ -119,7 +119,7 @@ export async function runConformance(
         results.push(result);
         caseFinished(result, results.length - 1);
       }
-      if (generated.notRun > 0 || generated.results.some((r) => r.error?.startsWith("stopped at the time limit")))
+      if (generated.stopped)
         stopped =
           `stopped at the time limit (--max-time ${maxTimeMs / 1000} s) after ${total - generated.notRun} of ${total} cases; ` +
           "what was judged is reported, the rest was not run";

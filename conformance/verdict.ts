@@ -1,3 +1,4 @@
+import type { ContractNote } from "../src/contract/index.js";
 import { baselineKey, deviationMatcher, isPattern, type Baseline } from "./baseline.js";
 import type { Finding } from "./checks.js";
 import { operationCoveragePercent } from "./coverage.js";
@@ -57,7 +58,7 @@ export interface SummaryInput {
   /** Why the run stopped before judging every case (its time limit), when it did. */
   readonly stopped?: string;
   /** The contract's notes (see Contract.notes): in the summary when there are any. */
-  readonly contractNotes?: readonly { readonly pointer: string; readonly message: string }[];
+  readonly contractNotes?: readonly ContractNote[];
 }
 
 /** The run's summary and exit code: 2 if anything could not be judged, else 1 if anything counts, else 0. */
