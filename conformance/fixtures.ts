@@ -35,6 +35,8 @@ export interface FixtureRequest {
    * each parameter's style. A value may be `{"$fresh": NAME}` or `{"$from": EXPRESSION, "step": N}`, an
    * OpenAPI runtime expression (`$request.body#/id`, `$request.path.id`, `$response.body#/id`,
    * `$response.header.Location`, `$statusCode`) read from step N of the case (default: the step before).
+   * With `"otherwise": VALUE`, an answer that holds nothing there gives VALUE instead, and the step
+   * then accepts 404 or 410 (the resource it names may not exist).
    */
   readonly parameters?: Readonly<Record<string, unknown>>;
   readonly body?: unknown;
@@ -101,6 +103,8 @@ export interface PreparedRequest {
   readonly credentials?: Credentials;
   /** The security schemes whose credentials the request carries (the alternative used); empty when none. */
   readonly schemes?: readonly string[];
+  /** `$from` expressions whose earlier answer held nothing, so their `otherwise` value was sent. */
+  readonly fallbacks?: readonly string[];
 }
 
 /** The run's credentials: the token, credentials by scheme name, and a made-up one for `wrong`. */
@@ -303,9 +307,18 @@ export function prepareRequest(
     }
     return v;
   };
-  const values = {
+  const fallbacks: string[] = [];
+  const values: ValueSources = {
     freshOf,
-    fromOf: (expression: string, from: number | undefined) => valueFrom(earlier, stepIndex, expression, from),
+    fromOf: (expression, from, otherwise) => {
+      try {
+        return valueFrom(earlier, stepIndex, expression, from);
+      } catch (error) {
+        if (otherwise === undefined || !(error instanceof NothingThere)) throw error;
+        fallbacks.push(expression);
+        return otherwise;
+      }
+    },
   };
 
   let body: Buffer | undefined;
@@ -385,6 +398,7 @@ export function prepareRequest(
     parameters: sent,
     credentials: op.authRequired ? credentials : undefined,
     schemes: applied.schemes,
+    ...(fallbacks.length > 0 ? { fallbacks } : {}),
   };
 }
 
@@ -423,6 +437,9 @@ function presentParameters(
 /** Thrown while a value from an earlier step's answer is asked for before that answer exists. */
 export class NotYetKnown extends Error {}
 
+/** Thrown when an earlier answer exists but holds nothing where a `$from` expression points. */
+class NothingThere extends Error {}
+
 /**
  * The value an OpenAPI runtime expression names in an earlier step (default: the one before):
  * `$request.body#/p`, `$request.path.n`, `$request.query.n`, `$request.header.n`,
@@ -441,10 +458,10 @@ function valueFrom(
   if (exchange === undefined) throw new NotYetKnown(expression);
   const fromJson = (bytes: Uint8Array | undefined, pointer: string): unknown => {
     const parsed = parseJsonExact(Buffer.from(bytes ?? new Uint8Array()).toString("utf8"));
-    if (!parsed.ok) throw new Error(`${expression}: the body of step ${n} is not JSON`);
+    if (!parsed.ok) throw new NothingThere(`${expression}: the body of step ${n} is not JSON`);
     const exact = parsed.exact.get(pointer);
     const value = exact?.integer ?? resolvePointer(parsed.value, pointer);
-    if (value === undefined) throw new Error(`${expression}: step ${n}'s body has nothing at ${pointer}`);
+    if (value === undefined) throw new NothingThere(`${expression}: step ${n}'s body has nothing at ${pointer}`);
     return value;
   };
   const m = /^\$(request|response)\.(body|path|query|header)(?:#(.*)|\.(.+))?$/.exec(expression);
@@ -464,13 +481,13 @@ function valueFrom(
       : side === "request"
         ? exchange.request.parameters[`${part}:${name}`]
         : undefined;
-  if (found === undefined) throw new Error(`${expression}: step ${n} has no ${part} ${name}`);
+  if (found === undefined) throw new NothingThere(`${expression}: step ${n} has no ${part} ${name}`);
   return found;
 }
 
 interface ValueSources {
   readonly freshOf: (name: string, kind: string) => bigint | string;
-  readonly fromOf: (expression: string, from: number | undefined) => unknown;
+  readonly fromOf: (expression: string, from: number | undefined, otherwise: unknown) => unknown;
 }
 
 function substituteValues(value: unknown, sources: ValueSources): unknown {
@@ -480,8 +497,8 @@ function substituteValues(value: unknown, sources: ValueSources): unknown {
   if (typeof o.$fresh === "string" && Object.keys(o).every((k) => k === "$fresh" || k === "kind")) {
     return sources.freshOf(o.$fresh, typeof o.kind === "string" ? o.kind : "int64");
   }
-  if (typeof o.$from === "string" && Object.keys(o).every((k) => k === "$from" || k === "step")) {
-    return sources.fromOf(o.$from, typeof o.step === "number" ? o.step : undefined);
+  if (typeof o.$from === "string" && Object.keys(o).every((k) => ["$from", "step", "otherwise"].includes(k))) {
+    return sources.fromOf(o.$from, typeof o.step === "number" ? o.step : undefined, o.otherwise);
   }
   // defineProperty, so that a "__proto__" key in a fixture stays plain data.
   const out: Record<string, unknown> = {};

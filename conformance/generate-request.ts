@@ -417,13 +417,16 @@ export function chainFixture(
   const first = minimalRequest(contract, producer.operation, options);
   const then = second?.request ?? minimalRequest(contract, op, options);
   if (first === undefined || then === undefined) return undefined;
-  const from = { $from: producer.expression, step: 0 };
+  // An answer without the id (one the contract does not require) leaves the made-up one in place.
+  const madeUp =
+    then.parameters[key(producer.parameter)] ?? plainValue(schemaOfParameter(producer.parameter), contract.document);
+  const from = { $from: producer.expression, step: 0, otherwise: madeUp };
   const type = (o: CompiledOperation) => bodyContentType(o);
   return {
     id,
     description:
       second?.description ??
-      `${producer.operation.operationId} makes a resource, then ${op.operationId} is called with its ${producer.parameter.name} (${producer.expression})`,
+      `${producer.operation.operationId} makes a resource, then ${op.operationId} is called with its ${producer.parameter.name} (${producer.expression}; a made-up one, 404 accepted, when its answer holds none)`,
     operationId: op.operationId,
     file: "(generated)",
     operation: op,
