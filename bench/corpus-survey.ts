@@ -12,8 +12,8 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { loadContract, type Contract } from "../src/contract/index.js";
 import { startPrism, type RunningPrism } from "../src/mock/prism.js";
-import { loadBaseline, writeBaseline } from "../conformance/baseline.js";
-import { runConformance } from "../conformance/run.js";
+import { loadBaseline, writeBaseline } from "../src/harness/baseline.js";
+import { runConformance } from "../src/harness/run.js";
 import { CORPUS, corpusDocuments, type CorpusDocument } from "../test/corpus.js";
 
 /** What happened to one document. Fields after `load` are absent when the step before did not get there. */

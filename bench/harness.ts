@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { Agent, request } from "undici";
-import { runConformance } from "../conformance/index.js";
+import { runConformance } from "../src/harness/index.js";
 import { KIT_ROOT } from "../src/paths.js";
 import { median } from "./load.js";
 import { BENCH_TOKEN, startTarget } from "./targets.js";

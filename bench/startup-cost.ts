@@ -1,7 +1,7 @@
 // Run as its own process: what a conformance run pays before its first request.
 const t0 = performance.now();
 const contractModule = await import("../src/contract/index.js");
-const harness = await import("../conformance/index.js");
+const harness = await import("../src/harness/index.js");
 const { DEFAULT_SPEC, DEFAULT_FIXTURES } = await import("../src/paths.js");
 const t1 = performance.now();
 const contract = await contractModule.loadContract(DEFAULT_SPEC);

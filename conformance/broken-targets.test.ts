@@ -3,10 +3,10 @@ import { describe, expect, it } from "vitest";
 import { kitContract, TOKEN } from "../test/helpers.js";
 import { rawUpstream } from "../test/proxy-helpers.js";
 import { startVariant } from "../test/variant-server.js";
-import { consoleReporter } from "./reporters/console.js";
-import { jsonReport } from "./reporters/json.js";
-import { junitReport } from "./reporters/junit.js";
-import { runConformance } from "./run.js";
+import { consoleReporter } from "../src/harness/reporters/console.js";
+import { jsonReport } from "../src/harness/reporters/json.js";
+import { junitReport } from "../src/harness/reporters/junit.js";
+import { runConformance } from "../src/harness/run.js";
 
 // A catalogue of targets that misbehave on the wire. For each: the run ends within its time bounds,
 // names the target's failure with the reason, keeps its memory bounded, and exits 1, or 2 where no

@@ -2,9 +2,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import { FAULTY, LEGITIMATE, type CatalogueEntry } from "../test/catalogue.js";
 import { kitContract, TOKEN } from "../test/helpers.js";
 import { startVariant } from "../test/variant-server.js";
-import { LEVELS, type Level } from "./levels.js";
-import type { CaseResult, RunSummary } from "./results.js";
-import { runConformance } from "./run.js";
+import { LEVELS, type Level } from "../src/harness/levels.js";
+import type { CaseResult, RunSummary } from "../src/harness/results.js";
+import { runConformance } from "../src/harness/run.js";
 
 const contract = await kitContract();
 const tally = { caught: 0, falseAlarms: 0 };

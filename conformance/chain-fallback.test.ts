@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { compileContract } from "../src/contract/index.js";
-import { runConformance } from "./run.js";
+import { runConformance } from "../src/harness/run.js";
 
 // A create whose answer may hold no id (the contract does not require one), and a read by id. The
 // read is called on what the create made; when the answer holds no id, a made-up one goes instead

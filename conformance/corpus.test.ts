@@ -4,8 +4,8 @@ import { describe, expect, it } from "vitest";
 import { startPrism } from "../src/mock/prism.js";
 import { KIT_ROOT } from "../src/paths.js";
 import { corpusDocuments } from "../test/corpus.js";
-import { loadBaseline, type Baseline } from "./baseline.js";
-import { runConformance } from "./run.js";
+import { loadBaseline, type Baseline } from "../src/harness/baseline.js";
+import { runConformance } from "../src/harness/run.js";
 
 // Public OpenAPI documents nobody here wrote (test/data/corpus, licences in its README), as a user
 // would try them: each loads, and a run of generated cases against the real Prism mocking it reaches

@@ -3,8 +3,8 @@ import type { AddressInfo } from "node:net";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { checkRequest, compileContract, type Contract } from "../src/contract/index.js";
-import { encodeBody, positiveBodies } from "./generate.js";
-import { runConformance } from "./run.js";
+import { encodeBody, positiveBodies } from "../src/harness/generate.js";
+import { runConformance } from "../src/harness/run.js";
 
 // Operations whose bodies are forms, not JSON: urlencoded and multipart, each read field by field as
 // its schema and `encoding` say, judged by the contract, and generated like JSON bodies.

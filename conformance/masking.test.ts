@@ -10,7 +10,7 @@ import { startReferenceServer } from "../src/server/index.js";
 import { kitContract } from "../test/helpers.js";
 import { runCli } from "../test/process.js";
 import { tempDir } from "../test/temp-dir.js";
-import type { CaseResult } from "./results.js";
+import type { CaseResult } from "../src/harness/results.js";
 
 // A short or common-word token (`valid`, `plant`, `x`) is masked where it is a secret, never in the
 // harness's own words: fixture ids, check ids, paths, variable names.

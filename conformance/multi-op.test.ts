@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { TOKEN } from "../test/helpers.js";
 import { MULTI_OP_SPEC, multiOpContract, startMultiOpServer, type MultiOpFault } from "../test/multi-op-server.js";
-import { runConformance } from "./run.js";
+import { runConformance } from "../src/harness/run.js";
 
 // The multi-operation Plant Store (list, read, update and delete by int64 id; parameters in the path,
 // query, a header and a cookie; $ref'd responses and headers): the harness exercises every operation

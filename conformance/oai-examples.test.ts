@@ -1,10 +1,10 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadContract } from "../src/contract/index.js";
-import { loadBaseline } from "./baseline.js";
+import { loadBaseline } from "../src/harness/baseline.js";
 import { startPrism } from "../src/mock/prism.js";
 import { KIT_ROOT } from "../src/paths.js";
-import { runConformance } from "./run.js";
+import { runConformance } from "../src/harness/run.js";
 
 // The OpenAPI Initiative's own example documents (test/data/oai-examples, CC BY 4.0), each run with
 // generated cases only against the real Prism mocking it: every operation exercised, a verdict of 0

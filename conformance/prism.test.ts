@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPrism, type RunningPrism } from "../src/mock/prism.js";
 import { KIT_ROOT } from "../src/paths.js";
 import { kitContract } from "../test/helpers.js";
-import { loadBaseline } from "./baseline.js";
-import { runConformance } from "./run.js";
+import { loadBaseline } from "../src/harness/baseline.js";
+import { runConformance } from "../src/harness/run.js";
 
 // The real Prism (@stoplight/prism-cli), started as users start it, judged by the default suite.
 const contract = await kitContract();

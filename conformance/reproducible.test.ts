@@ -3,7 +3,7 @@ import { availableParallelism } from "node:os";
 import { describe, expect, it } from "vitest";
 import { TOKEN } from "../test/helpers.js";
 import { multiOpContract, startMultiOpServer, type MultiOpFault } from "../test/multi-op-server.js";
-import { runConformance } from "./run.js";
+import { runConformance } from "../src/harness/run.js";
 
 // A seed gives the same verdict on a quiet machine and a busy one: generation and shrinking are
 // budgeted by counts, and --max-time is only an outer guard. The busy run shares the machine with a

@@ -9,12 +9,12 @@ import { kitContract, TOKEN } from "../test/helpers.js";
 import { runCli } from "../test/process.js";
 import { tempDir } from "../test/temp-dir.js";
 import { startVariant } from "../test/variant-server.js";
-import { loadBaseline } from "./baseline.js";
-import { consoleReporter } from "./reporters/console.js";
-import { jsonReport } from "./reporters/json.js";
-import { junitReport } from "./reporters/junit.js";
-import type { RunEvent } from "./results.js";
-import { runConformance } from "./run.js";
+import { loadBaseline } from "../src/harness/baseline.js";
+import { consoleReporter } from "../src/harness/reporters/console.js";
+import { jsonReport } from "../src/harness/reporters/json.js";
+import { junitReport } from "../src/harness/reporters/junit.js";
+import type { RunEvent } from "../src/harness/results.js";
+import { runConformance } from "../src/harness/run.js";
 
 // Cases found by reviewing the harness against hostile and unusual targets.
 const contract = await kitContract();

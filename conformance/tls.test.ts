@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KitError } from "../src/errors.js";
 import { kitContract, TOKEN } from "../test/helpers.js";
 import { startVariant, type VariantServer } from "../test/variant-server.js";
-import { runConformance } from "./run.js";
+import { runConformance } from "../src/harness/run.js";
 
 // A private https target: the reference core behind a self-signed certificate made for this test
 // (in JavaScript, so the tests need no openssl).

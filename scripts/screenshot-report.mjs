@@ -1,5 +1,5 @@
 // Makes docs/html-report.png, the README's picture of `--report html=FILE`. The picture is not drawn
-// here: the browser test of the report (conformance/reporters/html-browser.test.ts) runs the built CLI
+// here: the browser test of the report (src/harness/reporters/html-browser.test.ts) runs the built CLI
 // against a server with two faults of the catalogue, opens the HTML report in the tests' headless
 // Chromium, offline, checks what it shows, and keeps its screenshot where PLANTSTORE_HTML_SCREENSHOT
 // says. So the README shows a report the tests have checked, made by the same run and the same browser.
@@ -17,7 +17,7 @@ if (!existsSync(join(root, "dist", "src", "cli", "bin.js"))) {
   process.exit(2);
 }
 mkdirSync(dirname(out), { recursive: true });
-const test = "conformance/reporters/html-browser.test.ts";
+const test = "src/harness/reporters/html-browser.test.ts";
 const run = spawnSync(
   process.execPath,
   [join(root, "node_modules", "vitest", "vitest.mjs"), "run", test, "-t", "shows the verdict"],

@@ -1,5 +1,5 @@
-import type { CheckId } from "../conformance/checks.js";
-import type { Level } from "../conformance/levels.js";
+import type { CheckId } from "../src/harness/checks.js";
+import type { Level } from "../src/harness/levels.js";
 import type { CoreRequest, WireResponse } from "../src/server/index.js";
 import { TOKEN } from "./helpers.js";
 import { json, type Override } from "./variant-server.js";

@@ -4,31 +4,44 @@ import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { KIT_ROOT } from "../src/paths.js";
 
-// The kit's layers point one way: the CLI over the library (harness, server, mock), the harness and
-// the server over the contract. This reads every source file (tests left out), builds the graph of
-// relative imports and fails on an import cycle or an import against the layers, naming the files.
+// The kit's floors, lowest first: a file imports its own floor or lower, never higher, and on one
+// floor only its own folder (the mock half and the judging half know nothing of each other). This
+// reads every source file (tests left out), builds the graph of relative imports and fails on an
+// import cycle or an import against the floors, naming the files. bench/ stands beside the roof.
 
 /** Module graph: a file (kit-relative, `/`-separated) to the kit's .ts files it imports. */
 type Graph = ReadonlyMap<string, readonly string[]>;
 
-interface Rule {
-  readonly from: string;
-  readonly to: string;
-  readonly why: string;
+interface Floor {
+  readonly name: string;
+  /** Folders (ending in `/`) and files on this floor. */
+  readonly places: readonly string[];
+  /** Whether its places may import each other (files that are one small thing, not separate parts). */
+  readonly open?: boolean;
 }
 
-const CLI_ON_TOP = "the CLI turns flags into options and events into output; the library never needs it";
-const CONTRACT_BELOW = "the contract is shared by the server and the harness, and knows neither";
-const RULES: readonly Rule[] = [
-  { from: "conformance/", to: "src/cli/", why: CLI_ON_TOP },
-  { from: "src/contract/", to: "src/cli/", why: CLI_ON_TOP },
-  { from: "src/server/", to: "src/cli/", why: CLI_ON_TOP },
-  { from: "src/mock/", to: "src/cli/", why: CLI_ON_TOP },
-  { from: "src/contract/", to: "src/server/", why: CONTRACT_BELOW },
-  { from: "src/contract/", to: "conformance/", why: CONTRACT_BELOW },
-  { from: "conformance/", to: "src/server/", why: "the harness judges any target; it needs no reference server" },
-  { from: "src/server/", to: "conformance/", why: "the reference server is one target of many; it knows no harness" },
+const FLOORS: readonly Floor[] = [
+  { name: "the generated code", places: ["src/generated/"] },
+  {
+    name: "the shared leaves",
+    places: ["src/errors.ts", "src/paths.ts", "src/regexp.ts", "src/shell.ts", "src/types.ts"],
+    open: true,
+  },
+  { name: "the contract", places: ["src/contract/"] },
+  { name: "the two halves", places: ["src/server/", "src/handler/", "src/mock/", "src/harness/"] },
+  { name: "the proxy", places: ["src/proxy/"] },
+  { name: "the roof", places: ["src/cli/", "src/index.ts"] },
 ];
+/** Same-floor imports across folders that are one thing: the fetch handler's browser entry is the server's. */
+const SAME_FLOOR_ALLOWED: readonly (readonly [string, string])[] = [["src/handler/", "src/server/"]];
+
+/** The floor and place of a file, or undefined for a file on no floor (bench/). */
+function placeOf(file: string, floors: readonly Floor[]): { floor: number; place: string } | undefined {
+  for (const [floor, f] of floors.entries())
+    for (const place of f.places)
+      if (file === place || (place.endsWith("/") && file.startsWith(place))) return { floor, place };
+  return undefined;
+}
 
 /** Relative module specifiers of a source text: imports, `import type`, re-exports and `import()`. */
 function relativeImports(text: string): string[] {
@@ -50,7 +63,7 @@ function kitGraph(): { graph: Graph; unresolved: string[] } {
   const kitPath = (file: string): string => relative(KIT_ROOT, file).split(sep).join("/");
   const graph = new Map<string, string[]>();
   const unresolved: string[] = [];
-  for (const file of ["src", "conformance", "bench"].flatMap((root) => sourceFiles(join(KIT_ROOT, root)))) {
+  for (const file of ["src", "bench"].flatMap((root) => sourceFiles(join(KIT_ROOT, root)))) {
     const edges: string[] = [];
     for (const specifier of relativeImports(readFileSync(file, "utf8"))) {
       const target = join(dirname(file), specifier);
@@ -119,15 +132,27 @@ function cyclePath(graph: Graph, component: ReadonlySet<string>): string {
   return [...component].join(", ");
 }
 
-/** Every import against the layers, with the rule's reason. */
-function layerViolations(graph: Graph, rules: readonly Rule[]): string[] {
-  return [...graph].flatMap(([file, imports]) =>
-    imports.flatMap((target) =>
-      rules
-        .filter((r) => file.startsWith(r.from) && target.startsWith(r.to))
-        .map((r) => `${file} imports ${target}: ${r.why}`),
-    ),
-  );
+/** Every import against the floors, with the floors it crosses; a source file on no floor is one too. */
+function layerViolations(graph: Graph, floors: readonly Floor[]): string[] {
+  return [...graph].flatMap(([file, imports]) => {
+    if (file.startsWith("bench/")) return [];
+    const from = placeOf(file, floors);
+    if (from === undefined) return [`${file} is on no floor: add it to FLOORS`];
+    return imports.flatMap((target) => {
+      const to = placeOf(target, floors);
+      if (to === undefined) return [`${file} imports ${target}, which is on no floor`];
+      if (to.floor > from.floor)
+        return [`${file} imports ${target}: ${floors[from.floor]!.name} is below ${floors[to.floor]!.name}`];
+      const sameFloorOk =
+        to.floor < from.floor ||
+        to.place === from.place ||
+        floors[from.floor]!.open === true ||
+        SAME_FLOOR_ALLOWED.some(([a, b]) => from.place === a && to.place === b);
+      return sameFloorOk
+        ? []
+        : [`${file} imports ${target}: ${from.place} and ${to.place} share a floor and know nothing of each other`];
+    });
+  });
 }
 
 describe("the extraction of imports", () => {
@@ -163,15 +188,24 @@ describe("the checks on a graph", () => {
   });
 
   it.each([
-    ["conformance/curl.ts", "src/cli/args.ts", true],
+    ["src/harness/curl.ts", "src/cli/args.ts", true],
     ["src/contract/contract.ts", "src/server/core.ts", true],
-    ["src/contract/contract.ts", "conformance/checks.ts", true],
+    ["src/contract/contract.ts", "src/harness/checks.ts", true],
     ["src/server/core.ts", "src/cli/io.ts", true],
-    ["src/cli/conformance.ts", "conformance/index.ts", false],
-    ["conformance/checks.ts", "src/contract/index.ts", false],
+    ["src/harness/index.ts", "src/proxy/index.ts", true],
+    ["src/harness/checks.ts", "src/server/core.ts", true],
+    ["src/server/core.ts", "src/harness/checks.ts", true],
+    ["src/errors.ts", "src/contract/index.ts", true],
+    ["src/errors.ts", "src/paths.ts", false],
+    ["src/elsewhere.ts", "src/errors.ts", true],
+    ["src/cli/conformance.ts", "src/harness/index.ts", false],
+    ["src/proxy/start-proxy.ts", "src/harness/checks.ts", false],
+    ["src/harness/checks.ts", "src/contract/index.ts", false],
     ["src/server/core.ts", "src/contract/portable.ts", false],
-  ])("%s importing %s breaks a layer: %s", (from, to, breaks) => {
-    expect(layerViolations(graph({ [from]: [to] }), RULES)).toHaveLength(breaks ? 1 : 0);
+    ["src/handler/index.ts", "src/server/fetch-handler.ts", false],
+    ["bench/harness.ts", "src/cli/main.ts", false],
+  ])("%s importing %s breaks a floor: %s", (from, to, breaks) => {
+    expect(layerViolations(graph({ [from]: [to] }), FLOORS)).toHaveLength(breaks ? 1 : 0);
   });
 });
 
@@ -183,15 +217,15 @@ describe("the kit's own imports", () => {
     expect(graph.size).toBeGreaterThan(50);
     // A dynamic import, a multi-line import and an `import type`: the graph would be blind without them.
     expect(graph.get("src/cli/main.ts")).toContain("src/cli/conformance.ts");
-    expect(graph.get("src/cli/conformance.ts")).toContain("conformance/index.ts");
-    expect(graph.get("conformance/generated-run.ts")).toContain("conformance/results.ts");
+    expect(graph.get("src/cli/conformance.ts")).toContain("src/harness/index.ts");
+    expect(graph.get("src/harness/generated-run.ts")).toContain("src/harness/results.ts");
   });
 
   it("form no cycle", () => {
     expect(findCycles(graph)).toEqual([]);
   });
 
-  it("point one way: the CLI over the library, the library over the contract", () => {
-    expect(layerViolations(graph, RULES)).toEqual([]);
+  it("point down the floors: the roof over the proxy, the proxy over the halves, the halves over the contract", () => {
+    expect(layerViolations(graph, FLOORS)).toEqual([]);
   });
 });

@@ -13,7 +13,7 @@ import {
   type CertificateInput,
   type RunOptions,
   type SigningKey,
-} from "../../conformance/index.js";
+} from "../harness/index.js";
 import type { Contract } from "../contract/index.js";
 import { KitError } from "../errors.js";
 import { DEFAULT_FIXTURES } from "../paths.js";

@@ -22,7 +22,7 @@ import {
   writeSavedFixture,
   type ReportFile,
   type RunOptions,
-} from "../../conformance/index.js";
+} from "../harness/index.js";
 import { loadContract, type Contract } from "../contract/index.js";
 import { KitError } from "../errors.js";
 import { DEFAULT_FIXTURES, DEFAULT_SPEC, shortPath } from "../paths.js";
@@ -262,7 +262,7 @@ export async function conformance(argv: string[], io: Io): Promise<number> {
   });
 
   // The run masks its evidence where it is made; lines are printed as they are, so a short token
-  // cannot mask fixture ids, check ids, paths or variable names (see conformance/redact.ts).
+  // cannot mask fixture ids, check ids, paths or variable names (see src/harness/redact.ts).
   const out = (line: string): void => io.out(line);
   // A net for the certificate's own strings (the target, a run error): long secrets and the key.
   const redact = createRedactor([

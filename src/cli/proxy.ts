@@ -1,14 +1,14 @@
 import { resolve } from "node:path";
+import { checkWritable } from "../harness/index.js";
 import {
   PROXY_DEFAULTS,
   proxyConsoleReporter,
-  checkWritable,
   writeProxyReports,
   startProxy,
   type ProxyEvent,
   type ProxyResult,
   type StopReason,
-} from "../../conformance/index.js";
+} from "../proxy/index.js";
 import { KitError } from "../errors.js";
 import { DEFAULT_SPEC } from "../paths.js";
 import { envList, integerFlag, parseFlags, parseReportFlag } from "./args.js";

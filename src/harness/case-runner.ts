@@ -1,0 +1,205 @@
+import type { CompiledOperation } from "../contract/index.js";
+import type { TimeoutBreaker } from "./breaker.js";
+import { judge, preview, type CheckId, type Finding } from "./checks.js";
+import { curlSecrets, type CurlSecret } from "./credentials.js";
+import { curlFor } from "./curl.js";
+import {
+  prepareRequest,
+  stepOperation,
+  type EarlierExchange,
+  type Fixture,
+  type PreparedRequest,
+  type Secrets,
+} from "./fixtures.js";
+import type { Random } from "./fresh.js";
+import { joinUrl, type ExchangeResult, type HttpClient } from "./http-client.js";
+import { maskRequestTarget, type Redactor } from "./redact.js";
+import type { CaseResult, ReportedFinding, StepResult } from "./results.js";
+import { caseOutcome } from "./outcome.js";
+import type { Classify } from "./verdict.js";
+
+/** Answers that say "no room now" (RFC 6585 section 4, RFC 9110 section 15.6.4, RFC 4918 section 11.5). */
+const CAPACITY = new Set([429, 503, 507]);
+
+/** What every case of a run shares. */
+export interface CaseContext {
+  readonly client: HttpClient;
+  readonly base: URL;
+  /** The spec's location as rules cite it. */
+  readonly specSource: string;
+  readonly secrets: Secrets;
+  readonly redact: Redactor;
+  /** Shared by every case: once the target has stopped answering, no case sends anything more. */
+  readonly breaker: TimeoutBreaker;
+  readonly classify: Classify;
+  readonly checkFilter: ((id: CheckId) => boolean) | undefined;
+  /** Steps whose headers and bodies the results keep (see RunOptions.evidence). */
+  readonly evidence: "findings" | "all";
+}
+
+/** Runs one case; its fresh values come from its own stream. */
+export type CaseRunner = (fixture: Fixture, stream: Random) => Promise<CaseResult>;
+
+/**
+ * The case runner: each step is prepared, sent unless the breaker is open, judged by the checks and
+ * classified by the verdict, with every piece of evidence redacted. A step without an answer ends the
+ * case, since later steps build on it.
+ */
+export function createCaseRunner(ctx: CaseContext): CaseRunner {
+  const reproduce = curlSecrets(ctx.secrets);
+  return async (fixture, stream) => {
+    const started = performance.now();
+    const fresh = new Map<string, bigint | string>();
+    const steps: StepResult[] = [];
+    const statuses: (number | undefined)[] = [];
+    let error: string | undefined;
+    const earlier: EarlierExchange[] = [];
+    for (let s = 0; s < fixture.steps.length; s++) {
+      const operation = stepOperation(fixture, s);
+      let prepared: PreparedRequest;
+      try {
+        prepared = prepareRequest(fixture, s, fresh, stream, ctx.secrets, earlier);
+      } catch (e) {
+        // A value from an earlier answer that did not come. When that answer broke the contract, the
+        // failure is the verdict; otherwise the case cannot be judged further.
+        const broken = steps.some((st) => st.findings.some((f) => f.counts));
+        // The message names the fixture's own expressions, never a credential: only the net for long secrets.
+        if (!broken) error = ctx.redact.prose(`step ${s + 1} could not be prepared: ${(e as Error).message}`);
+        break;
+      }
+      if (ctx.breaker.open) {
+        // Not judged: nothing was sent, so there is no evidence for or against the target.
+        const result = ctx.breaker.notSent();
+        steps.push(stepResult(ctx, operation, s, prepared, result, [], reproduce));
+        error = result.failure.message;
+        break;
+      }
+      const result = await ctx.client.exchange(ctx.base, prepared);
+      ctx.breaker.record(result);
+      if (result.ok && CAPACITY.has(result.response.status)) {
+        // Limits and quotas are not shown by the contract: a refusal for capacity is not judged.
+        steps.push(stepResult(ctx, operation, s, prepared, result, [], reproduce));
+        const advice = "lower --concurrency, or give the target room";
+        error = `the target refused for capacity (${result.response.status}); the case could not be judged: ${advice}`;
+        break;
+      }
+      // A value from an earlier answer that held nothing went as the fixture's `otherwise`: the
+      // resource it names may not exist, so 404 or 410 is an expected answer.
+      const written = fixture.steps[s]!.expect;
+      const fellBack = (prepared.fallbacks?.length ?? 0) > 0 && written.kind === "valid";
+      const expect = fellBack ? { ...written, missingOk: true } : written;
+      const context = { operation, specSource: ctx.specSource, expect, result, redact: ctx.redact };
+      const findings = judge({ ...context, earlierStatuses: statuses }, ctx.checkFilter).map((f) =>
+        ctx.classify(fixture.id, redactFinding(f, ctx.redact)),
+      );
+      statuses.push(result.ok ? result.response.status : undefined);
+      earlier.push({ request: prepared, response: result.ok ? result.response : undefined });
+      steps.push(stepResult(ctx, operation, s, prepared, result, findings, reproduce));
+      if (!result.ok) {
+        // The harness could not reach the target; any other transport failure is the target's (response.received).
+        const harnessSide = result.failure.kind === "unreachable" || result.failure.kind === "tls";
+        if (harnessSide) error = ctx.redact.prose(result.failure.message); // its detail was masked by the client
+        break; // later steps build on this one
+      }
+    }
+    return {
+      fixture: fixture.id,
+      description: fixture.description,
+      file: fixture.file,
+      operation: fixture.operationId,
+      outcome: caseOutcome(
+        error,
+        steps.flatMap((st) => st.findings),
+      ),
+      steps,
+      error,
+      durationMs: performance.now() - started,
+    };
+  };
+}
+
+/** A bug of the harness in one case makes that case an error, never a crash of the run. */
+export function guarded(runCase: CaseRunner, redact: Redactor): CaseRunner {
+  return (fixture, stream) =>
+    runCase(fixture, stream).catch((error: unknown) => ({
+      fixture: fixture.id,
+      description: fixture.description,
+      file: fixture.file,
+      operation: fixture.operationId,
+      outcome: "error" as const,
+      steps: [],
+      error: `the harness failed on this case: ${redact(error instanceof Error ? error.message : String(error))}`,
+      durationMs: 0,
+    }));
+}
+
+function stepResult(
+  ctx: CaseContext,
+  operation: CompiledOperation,
+  index: number,
+  prepared: PreparedRequest,
+  result: ExchangeResult,
+  findings: ReportedFinding[],
+  reproduce: readonly CurlSecret[],
+): StepResult {
+  const { base, redact } = ctx;
+  // The target as the run shows it, then the path and query: the contract's own words stay whole.
+  const url = redact(joinUrl(base, "")) + maskRequestTarget(prepared.path, redact, operation.pathTemplate);
+  const failed = !result.ok || findings.length > 0;
+  // Masking and previewing every passing step's headers and bodies was a third of the harness's own
+  // time per exchange; they are evidence, so they are made where there is something to show.
+  const evidence = failed || ctx.evidence === "all";
+  const credentials = {
+    ...(prepared.credentials === undefined ? {} : { credentials: prepared.credentials }),
+    ...(prepared.present === undefined || prepared.present.length === 0 ? {} : { parameters: prepared.present }),
+  };
+  return {
+    index,
+    operation: operation.operationId,
+    request: evidence
+      ? {
+          method: prepared.method,
+          url,
+          ...credentials,
+          headers: maskHeaders(prepared.headers, redact),
+          body: preview(prepared.body, 500, redact),
+        }
+      : { method: prepared.method, url, ...credentials },
+    response: !result.ok
+      ? undefined
+      : evidence
+        ? {
+            status: result.response.status,
+            headers: maskHeaders(result.response.headers, redact),
+            body: preview(result.response.body, 500, redact),
+          }
+        : { status: result.response.status },
+    // The client masked the failure's detail (the network's words); the net catches a long secret.
+    transportFailure: result.ok ? undefined : redact.prose(result.failure.message),
+    durationMs: result.durationMs,
+    findings,
+    // Reproductions are written for steps that have something to reproduce.
+    curl: findings.some((f) => f.severity !== "note")
+      ? curlFor(base, prepared, reproduce, redact, operation.pathTemplate)
+      : undefined,
+  };
+}
+
+function maskHeaders(h: Readonly<Record<string, string>>, redact: Redactor): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k in h) out[redact(k)] = redact(h[k]!);
+  return out;
+}
+
+/**
+ * The checks masked what they quote of the exchange (ctx.redact); their own words, and the check id
+ * and rule, stay whole. The net masks a long secret again wherever it is.
+ */
+function redactFinding(f: Finding, redact: Redactor): Finding {
+  return {
+    ...f,
+    message: redact.prose(f.message),
+    expected: redact.prose(f.expected),
+    received: redact.prose(f.received),
+  };
+}

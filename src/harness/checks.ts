@@ -1,0 +1,448 @@
+import type { CheckedResponse, CompiledOperation, Violation } from "../contract/index.js";
+import { checkResponse, checkResponseHeaders, describeViolation } from "../contract/index.js";
+import type { Expectation } from "./fixtures.js";
+import type { ExchangeResult } from "./http-client.js";
+import type { Level } from "./levels.js";
+
+/**
+ * How a finding counts: a failure breaks the contract; a warning breaks a rule beyond it (its level),
+ * counted only when that level runs (--level, --strict); a note informs.
+ */
+export type Severity = "failure" | "warning" | "note";
+
+export interface Finding {
+  /** The stable id of the check that made it. */
+  readonly check: CheckId;
+  readonly severity: Severity;
+  /** The conformance level whose rule it is: `contract` for failures and notes, another for warnings. */
+  readonly level: Level;
+  readonly message: string;
+  readonly expected: string;
+  readonly received: string;
+  /** Where the rule comes from: a JSON pointer into the spec, or an RFC section. */
+  readonly rule: string;
+}
+
+export interface CheckContext {
+  readonly operation: CompiledOperation;
+  /**
+   * Masks secrets in evidence (a Redactor): applied to what the target sent (bodies, header values, a
+   * Content-Type, the contract's descriptions of what is wrong with them) where a finding quotes it,
+   * before evidence is shortened, so no part of a secret survives; the checks' own words are not masked.
+   */
+  readonly redact?: (text: string) => string;
+  /** The spec's location, to prefix JSON pointers in rules. */
+  readonly specSource: string;
+  readonly expect: Expectation;
+  readonly result: ExchangeResult;
+  /** Statuses the earlier steps of the same case received (undefined where none came). */
+  readonly earlierStatuses: readonly (number | undefined)[];
+}
+
+/** What each check reads: the exchange, and its answer checked against the contract once, by judge(). */
+export interface JudgedContext extends CheckContext {
+  /** The answer by the contract (contract/acceptability.ts); undefined when no answer came. */
+  readonly answer: CheckedResponse | undefined;
+}
+
+export const CHECK_IDS = [
+  "response.received",
+  "status.no-5xx",
+  "response.media-type",
+  "response.json",
+  "response.schema",
+  "response.headers",
+  "valid.accepted",
+  "invalid.rejected",
+  "auth.rejected",
+  "auth.challenge",
+  "duplicate.answer",
+  "status.expected",
+  "status.undocumented",
+] as const;
+export type CheckId = (typeof CHECK_IDS)[number];
+
+export interface Check {
+  readonly id: CheckId;
+  /** One sentence: the rule the check enforces, as the README lists it. */
+  readonly summary: string;
+  run(ctx: JudgedContext): Finding[];
+}
+
+const ref = (ctx: CheckContext, pointer: string): string => `${ctx.specSource}#${pointer}`;
+/** Masks evidence a finding quotes. */
+const masked = (ctx: CheckContext, text: string): string => (ctx.redact === undefined ? text : ctx.redact(text));
+const statusOf = (ctx: CheckContext): number | undefined => (ctx.result.ok ? ctx.result.response.status : undefined);
+const classOf = (status: number): number => Math.floor(status / 100);
+/** A finding as data; generic in its check id, so the proxy's own ids (client side, notes) use it too. */
+export const finding = <C extends string = CheckId>(
+  check: C,
+  severity: Severity,
+  message: string,
+  expected: string,
+  received: string,
+  rule: string,
+  level: Level = "contract",
+): Omit<Finding, "check"> & { readonly check: C } => ({ check, severity, level, message, expected, received, rule });
+/** The level an expectation's rule belongs to: the fixture names one beyond the contract (expect.level). */
+const expectationLevel = (ctx: CheckContext): Level => ctx.expect.level ?? "contract";
+/** A rule of the contract is a failure; a rule of another level a warning, counted when that level runs. */
+const expectationSeverity = (ctx: CheckContext): Severity =>
+  expectationLevel(ctx) === "contract" ? "failure" : "warning";
+
+/** Statuses the operation documents in the 2xx class, for messages. */
+function documentedSuccess(op: CompiledOperation): string[] {
+  return [...op.responses.keys()].filter((s) => s.startsWith("2"));
+}
+
+/** The evidence: status, media type and the start of the body. */
+function received(ctx: CheckContext): string {
+  if (!ctx.result.ok) return ctx.result.failure.message;
+  const r = ctx.result.response;
+  const body = r.body.length === 0 ? "" : `: ${preview(r.body, 200, ctx.redact)}`;
+  const type = r.headers["content-type"];
+  return `${r.status}${type === undefined ? "" : ` ${masked(ctx, type)}`}${body}`;
+}
+
+export const CHECKS: readonly Check[] = [
+  {
+    id: "response.received",
+    summary: "The target answers with a complete, well-formed HTTP response within the timeout and the read cap.",
+    run(ctx) {
+      if (ctx.result.ok || ctx.result.failure.kind === "unreachable" || ctx.result.failure.kind === "tls") return [];
+      return [
+        finding(
+          "response.received",
+          "failure",
+          `no usable answer: ${ctx.result.failure.kind}`,
+          "a complete HTTP/1.1 response",
+          ctx.result.failure.message,
+          "RFC 9112 (HTTP/1.1 message syntax)",
+        ),
+      ];
+    },
+  },
+  {
+    id: "status.no-5xx",
+    summary: "No request, valid or not, gets a 5xx: the contract documents none.",
+    run(ctx) {
+      const s = statusOf(ctx);
+      if (s === undefined || classOf(s) !== 5) return [];
+      return [
+        finding(
+          "status.no-5xx",
+          "failure",
+          `server error ${s}`,
+          "no 5xx status",
+          received(ctx),
+          ref(ctx, `${ctx.operation.pointer}/responses`),
+        ),
+      ];
+    },
+  },
+  {
+    id: "response.media-type",
+    summary: "A documented status comes with one of its documented media types (parameters such as charset allowed).",
+    run(ctx) {
+      const answer = ctx.answer;
+      if (answer?.ok !== false || answer.reason !== "media-type") return [];
+      const documented = [...answer.response.content.keys()].join(" or ");
+      const received = answer.contentType === undefined ? "(no Content-Type)" : masked(ctx, answer.contentType);
+      const rule = ref(ctx, `${answer.response.pointer}/content`);
+      // The contract's sentence ends with the Content-Type the target sent: that part is evidence.
+      const type = answer.contentType;
+      const detail =
+        type !== undefined && answer.detail.endsWith(type)
+          ? answer.detail.slice(0, answer.detail.length - type.length) + masked(ctx, type)
+          : masked(ctx, answer.detail);
+      return [finding("response.media-type", "failure", detail, documented, received, rule)];
+    },
+  },
+  {
+    id: "response.json",
+    summary: "A documented JSON body is UTF-8 JSON (parsed exactly, without losing precision).",
+    run(ctx) {
+      const answer = ctx.answer;
+      if (!ctx.result.ok || answer?.ok !== false || (answer.reason !== "utf-8" && answer.reason !== "json")) return [];
+      const message = `the body is not JSON: ${answer.reason === "utf-8" ? "not UTF-8" : masked(ctx, answer.syntax)}`;
+      const evidence = preview(ctx.result.response.body, 500, ctx.redact);
+      return [finding("response.json", "failure", message, "a JSON body", evidence, ref(ctx, answer.entry.pointer))];
+    },
+  },
+  {
+    id: "response.schema",
+    summary: "A documented body validates against its schema, formats included (int32 and int64 ranges exactly).",
+    run(ctx) {
+      const answer = ctx.answer;
+      if (!ctx.result.ok || answer?.ok !== false || answer.reason !== "schema") return [];
+      const { status, body } = ctx.result.response;
+      const evidence = preview(body, 500, ctx.redact);
+      const rule = ref(ctx, `${answer.entry.pointer}/schema`);
+      // A violation's location names the body's own keys (evidence); its message is the schema's rule.
+      const message = (v: Violation): string =>
+        `the ${status} body breaks its schema: ${describeViolation({ ...v, location: masked(ctx, v.location) })}`;
+      return answer.violations.map((v) => finding("response.schema", "failure", message(v), v.message, evidence, rule));
+    },
+  },
+  {
+    id: "valid.accepted",
+    summary:
+      "A valid request with valid credentials gets the documented success status (for createPlant: 200 with a Plant).",
+    run(ctx) {
+      const s = statusOf(ctx);
+      if (ctx.expect.kind !== "valid" || s === undefined) return [];
+      const success = documentedSuccess(ctx.operation);
+      // A documented 1xx or 3xx (an operation whose answer is a redirect, or 300 Multiple Choices) is its success too.
+      const documentedOther =
+        classOf(s) !== 2 &&
+        classOf(s) < 4 &&
+        (ctx.operation.responses.has(String(s)) || ctx.operation.responses.has(`${classOf(s)}XX`));
+      const ok =
+        documentedOther ||
+        (classOf(s) === 2 && (success.length === 0 || ctx.operation.responseFor(s)?.status.startsWith("2") === true));
+      if (ok) return [];
+      if (ctx.expect.missingOk === true && (s === 404 || s === 410)) {
+        return [
+          finding(
+            "valid.accepted",
+            "note",
+            `got ${s}: the request names a resource the harness could not know exists, so that is an expected answer`,
+            success.join(" or ") || "2xx",
+            received(ctx),
+            ref(ctx, ctx.operation.pointer),
+          ),
+        ];
+      }
+      const from = ctx.expect.existingAnswerFrom;
+      const repeated = from === undefined ? undefined : ctx.earlierStatuses[from];
+      if (repeated !== undefined && classOf(repeated) === 4 && s === repeated) {
+        return [
+          finding(
+            "valid.accepted",
+            "note",
+            `got ${s}, the target's answer to a repeated id: this fixed id already existed (from an earlier run), which the contract allows`,
+            success.join(" or ") || "2xx",
+            received(ctx),
+            ref(ctx, ctx.operation.pointer),
+          ),
+        ];
+      }
+      const also =
+        repeated !== undefined && classOf(repeated) === 4
+          ? ` (nor ${repeated}, the target's answer to a repeated id, which would mean the id already existed)`
+          : "";
+      if (classOf(s) === 5) return []; // status.no-5xx reports it
+      // Where the contract shows no constraint, a server may have one: refusing is not a breach.
+      const refused = ctx.expect.refusable === true && classOf(s) === 4;
+      const severity = refused ? "warning" : expectationSeverity(ctx);
+      const level = refused ? "accepts-all-valid" : expectationLevel(ctx);
+      const why = refused
+        ? " (the contract shows no constraint here, so a refusal is allowed; the level accepts-all-valid counts it)"
+        : "";
+      return [
+        finding(
+          "valid.accepted",
+          severity,
+          `a valid request got ${s}${also}${why}`,
+          success.length === 0 ? "a 2xx status" : success.join(" or "),
+          received(ctx),
+          // The documented success where it really lives (a $ref'd response cites its target).
+          ref(ctx, ctx.operation.responses.get(success[0] ?? "")?.pointer ?? `${ctx.operation.pointer}/responses`),
+          level,
+        ),
+      ];
+    },
+  },
+  {
+    id: "invalid.rejected",
+    summary: "A request the spec rejects (a parameter, the body or its media type) gets a 4xx.",
+    run(ctx) {
+      const s = statusOf(ctx);
+      if (ctx.expect.kind !== "invalid" || s === undefined || classOf(s) === 4 || classOf(s) === 5) return [];
+      return [
+        finding(
+          "invalid.rejected",
+          expectationSeverity(ctx),
+          `a request the spec rejects got ${s}`,
+          "a 4xx status",
+          received(ctx),
+          ref(ctx, ctx.operation.requestBody?.pointer ?? ctx.operation.pointer),
+          expectationLevel(ctx),
+        ),
+      ];
+    },
+  },
+  {
+    id: "auth.rejected",
+    summary: "A request without valid credentials never gets a 2xx.",
+    run(ctx) {
+      const s = statusOf(ctx);
+      if (ctx.expect.kind !== "unauthorised" || s === undefined || classOf(s) !== 2) return [];
+      return [
+        finding(
+          "auth.rejected",
+          expectationSeverity(ctx),
+          `a request without valid credentials got ${s}`,
+          "not 2xx (nor 5xx)",
+          received(ctx),
+          ref(ctx, ctx.operation.pointerOfSecurity),
+          expectationLevel(ctx),
+        ),
+      ];
+    },
+  },
+  {
+    id: "auth.challenge",
+    summary:
+      "A 401 carries WWW-Authenticate (RFC 9110 section 15.5.2); level http-rfc, as the rule is HTTP's, not the contract's.",
+    run(ctx) {
+      if (
+        !ctx.result.ok ||
+        ctx.result.response.status !== 401 ||
+        ctx.result.response.headers["www-authenticate"] !== undefined
+      )
+        return [];
+      return [
+        finding(
+          "auth.challenge",
+          "warning",
+          "a 401 without WWW-Authenticate",
+          "a WWW-Authenticate header naming the Bearer scheme",
+          "no WWW-Authenticate header",
+          "RFC 9110 section 15.5.2; RFC 6750 section 3",
+          "http-rfc",
+        ),
+      ];
+    },
+  },
+  {
+    id: "duplicate.answer",
+    summary: "A create with an id that already exists gets 2xx or 4xx; the contract leaves the choice open.",
+    run(ctx) {
+      const s = statusOf(ctx);
+      if (
+        ctx.expect.kind !== "duplicate" ||
+        s === undefined ||
+        classOf(s) === 2 ||
+        classOf(s) === 4 ||
+        classOf(s) === 5
+      )
+        return [];
+      return [
+        finding(
+          "duplicate.answer",
+          expectationSeverity(ctx),
+          `a repeated id got ${s}`,
+          "2xx or 4xx",
+          received(ctx),
+          ref(ctx, ctx.operation.pointer),
+          expectationLevel(ctx),
+        ),
+      ];
+    },
+  },
+  {
+    id: "status.expected",
+    summary: "Where a fixture names an exact status, the answer has it.",
+    run(ctx) {
+      const s = statusOf(ctx);
+      if (ctx.expect.status === undefined || s === undefined || s === ctx.expect.status) return [];
+      return [
+        finding(
+          "status.expected",
+          expectationSeverity(ctx),
+          `expected status ${ctx.expect.status}, got ${s}`,
+          String(ctx.expect.status),
+          received(ctx),
+          "the fixture's expect.status",
+          expectationLevel(ctx),
+        ),
+      ];
+    },
+  },
+  {
+    id: "response.headers",
+    summary:
+      "An answer carries the headers its documented response requires, and each documented header it carries is valid by its schema.",
+    run(ctx) {
+      const s = statusOf(ctx);
+      if (s === undefined || !ctx.result.ok) return [];
+      const response = ctx.operation.responseFor(s);
+      if (response === undefined || response.headers.size === 0) return [];
+      return checkResponseHeaders(response, ctx.result.response.headers).map((p) =>
+        finding(
+          "response.headers",
+          "failure",
+          masked(ctx, p.detail),
+          p.header.required ? `a ${p.header.name} header valid by its schema` : `a valid ${p.header.name} header`,
+          p.received === undefined ? `no ${p.header.name} header` : `${p.header.name}: ${masked(ctx, p.received)}`,
+          ref(ctx, p.header.pointer),
+        ),
+      );
+    },
+  },
+  {
+    id: "status.undocumented",
+    summary:
+      "A status the operation does not document breaks level documented-statuses, except a 4xx where the contract is silent (credentials, repeated ids, conditions for errors), which is a note.",
+    run(ctx) {
+      const s = statusOf(ctx);
+      if (s === undefined || ctx.answer?.ok !== false || ctx.answer.reason !== "status" || classOf(s) === 5) return [];
+      const from = ctx.expect.existingAnswerFrom;
+      const existed = from !== undefined && ctx.earlierStatuses[from] === s;
+      const missing = ctx.expect.missingOk === true && (s === 404 || s === 410);
+      const silent = classOf(s) === 4 && (ctx.expect.kind !== "valid" || existed || missing);
+      const where = ref(ctx, `${ctx.operation.pointer}/responses`);
+      if (silent) {
+        return [
+          finding(
+            "status.undocumented",
+            "note",
+            `${s} is not documented; the contract leaves this answer open, so it is not a failure`,
+            `a status of ${[...ctx.operation.responses.keys()].join(", ")} or any 4xx`,
+            received(ctx),
+            where,
+          ),
+        ];
+      }
+      return [
+        finding(
+          "status.undocumented",
+          "warning",
+          `${s} is not documented for this operation`,
+          [...ctx.operation.responses.keys()].join(" or "),
+          received(ctx),
+          where,
+          "documented-statuses",
+        ),
+      ];
+    },
+  },
+];
+
+/** The start of a body, for evidence: secrets masked first, then shortened. */
+export function preview(body: Buffer | undefined, max = 500, redact: (t: string) => string = (t) => t): string {
+  if (body === undefined || body.length === 0) return "(empty body)";
+  const text = redact(body.toString("utf8"));
+  return text.length > max ? `${text.slice(0, max)}... (${body.length} bytes)` : text;
+}
+
+const EXPECTATION_CHECKS = new Set<CheckId>([
+  "valid.accepted",
+  "invalid.rejected",
+  "auth.rejected",
+  "duplicate.answer",
+  "status.expected",
+]);
+
+/**
+ * Runs every check on one exchange; an undocumented status already failed by an expectation is not
+ * reported twice. The answer is checked against the contract here, once, for every check to read.
+ */
+export function judge(ctx: CheckContext, only?: (id: CheckId) => boolean): Finding[] {
+  const answer = ctx.result.ok ? checkResponse(ctx.operation, ctx.result.response) : undefined;
+  const judged: JudgedContext = { ...ctx, answer };
+  const findings = CHECKS.filter((c) => only === undefined || only(c.id)).flatMap((c) => c.run(judged));
+  const statusFailed = findings.some((f) => EXPECTATION_CHECKS.has(f.check) && f.severity !== "note");
+  return statusFailed ? findings.filter((f) => f.check !== "status.undocumented") : findings;
+}

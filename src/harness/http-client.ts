@@ -1,0 +1,287 @@
+import { readFileSync } from "node:fs";
+import { connect as netConnect } from "node:net";
+import { connect as tlsConnect } from "node:tls";
+import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
+import type { Readable } from "node:stream";
+import { Agent, request } from "undici";
+import { KitError } from "../errors.js";
+import type { PreparedRequest } from "./fixtures.js";
+
+export interface ClientOptions {
+  /** Time allowed for one whole exchange, connect to last body byte. */
+  readonly timeoutMs: number;
+  /** Response bodies are read up to this many bytes; more is a failure of the target. */
+  readonly maxResponseBytes: number;
+  /** PEM file of a CA to trust for an https target. */
+  readonly caFile?: string;
+  /** Accept any certificate (private test servers only). */
+  readonly insecure?: boolean;
+  /**
+   * Masks the parts of a failure's message that come from the network (the error's own text, a
+   * Content-Encoding): a Redactor. The message's own words are not masked.
+   */
+  readonly mask?: (text: string) => string;
+}
+
+export interface ReceivedResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Buffer;
+}
+
+/** Why an exchange produced no usable answer. `unreachable` means the harness could not run. */
+export type TransportFailureKind =
+  "unreachable" | "timeout" | "reset" | "malformed-http" | "length-mismatch" | "too-large" | "tls";
+
+export interface TransportFailure {
+  readonly kind: TransportFailureKind;
+  readonly message: string;
+}
+
+export type ExchangeResult =
+  | { readonly ok: true; readonly response: ReceivedResponse; readonly durationMs: number }
+  | { readonly ok: false; readonly failure: TransportFailure; readonly durationMs: number };
+
+export interface HttpClient {
+  exchange(base: URL, prepared: PreparedRequest): Promise<ExchangeResult>;
+  /** Opens a connection to the target, to tell "not there" apart from "answers wrongly" before a run. */
+  probe(base: URL): Promise<TransportFailure | undefined>;
+  close(): Promise<void>;
+}
+
+/** An undici client with every bound a broken target could break: time, size, redirects (none). */
+export function createHttpClient(options: ClientOptions): HttpClient {
+  const mask = options.mask ?? ((t: string) => t);
+  let ca: Buffer | undefined;
+  if (options.caFile !== undefined) {
+    try {
+      ca = readFileSync(options.caFile);
+    } catch (error) {
+      throw new KitError("PS_FILE_UNREADABLE", `--ca ${options.caFile}: ${(error as Error).message}`);
+    }
+  }
+  const agent = new Agent({
+    connect: {
+      timeout: options.timeoutMs,
+      ...(ca === undefined ? {} : { ca }),
+      rejectUnauthorized: options.insecure !== true,
+    },
+    headersTimeout: options.timeoutMs,
+    bodyTimeout: options.timeoutMs,
+    keepAliveTimeout: 1_000,
+    pipelining: 1,
+  });
+
+  async function exchange(base: URL, prepared: PreparedRequest): Promise<ExchangeResult> {
+    const started = performance.now();
+    const url = joinUrl(base, prepared.path);
+    // One timer per exchange bounds the whole of it, connect to last byte (undici's own timeouts bound
+    // silences only). A plain controller and timer cost a fraction of AbortSignal.timeout's.
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), options.timeoutMs);
+    try {
+      const res = await request(url, {
+        method: prepared.method as "POST",
+        headers: prepared.headers,
+        body: prepared.body,
+        dispatcher: agent,
+        signal: controller.signal,
+      });
+      const body = await readCapped(res.body, options.maxResponseBytes);
+      if (body === undefined)
+        return fail(
+          "too-large",
+          `the body passed the read cap of ${options.maxResponseBytes} bytes; reading stopped`,
+          started,
+        );
+      const headers: Record<string, string> = {};
+      for (const k in res.headers) {
+        const v = res.headers[k];
+        if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : v;
+      }
+      const decoded = decode(body, headers["content-encoding"], options.maxResponseBytes, mask);
+      if (!decoded.ok) return fail(decoded.kind, decoded.message, started);
+      return {
+        ok: true,
+        response: { status: res.statusCode, headers, body: decoded.body },
+        durationMs: performance.now() - started,
+      };
+    } catch (error) {
+      const f = classify(error, options.timeoutMs, controller.signal.aborted, mask, options.insecure === true);
+      return fail(f.kind, f.message, started);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  return {
+    exchange,
+    probe: (base) => probeConnection(base, options.timeoutMs, ca, options.insecure === true, mask),
+    close: () => agent.destroy(),
+  };
+}
+
+/**
+ * Reads a body whole, or stops (destroying it) once it passes `max` bytes: undefined then. Plain
+ * stream events, not an async iterator: a few microseconds less per exchange, which a harness
+ * sending thousands of cases feels.
+ */
+function readCapped(body: Readable, max: number): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    body.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > max) {
+        body.destroy();
+        resolve(undefined);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    body.once("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
+    body.once("error", reject);
+  });
+}
+
+/**
+ * Undoes a content coding. The harness asks for identity, but RFC 9110 section 12.5.3 lets a server
+ * send a coding anyway, and judging compressed bytes as JSON would fail a correct server.
+ */
+export function decode(
+  body: Buffer,
+  coding: string | undefined,
+  max: number,
+  mask: (text: string) => string = (t) => t,
+): { ok: true; body: Buffer } | { ok: false; kind: TransportFailureKind; message: string } {
+  const c = (coding ?? "identity").trim().toLowerCase();
+  if (c === "" || c === "identity") return { ok: true, body };
+  try {
+    if (c === "gzip" || c === "x-gzip") return { ok: true, body: gunzipSync(body, { maxOutputLength: max }) };
+    if (c === "deflate") return { ok: true, body: inflateSync(body, { maxOutputLength: max }) };
+    if (c === "br") return { ok: true, body: brotliDecompressSync(body, { maxOutputLength: max }) };
+  } catch (error) {
+    const tooBig = (error as { code?: string }).code === "ERR_BUFFER_TOO_LARGE";
+    return tooBig
+      ? { ok: false, kind: "too-large", message: `the ${c}-decoded body passed the read cap of ${max} bytes` }
+      : {
+          ok: false,
+          kind: "malformed-http",
+          message: `the body is not valid ${c} (${mask((error as Error).message)})`,
+        };
+  }
+  return {
+    ok: false,
+    kind: "malformed-http",
+    message: `Content-Encoding ${mask(JSON.stringify(coding))} was not asked for and is not one the harness can decode`,
+  };
+}
+
+function fail(kind: TransportFailureKind, message: string, started: number): ExchangeResult {
+  return { ok: false, failure: { kind, message }, durationMs: performance.now() - started };
+}
+
+/** The target's URL with the operation's path appended to its base path. */
+export function joinUrl(base: URL, path: string): string {
+  return base.href.replace(/\/+$/, "") + path;
+}
+
+const UNREACHABLE = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL"]);
+
+/** Sorts a transport error by its code (never by its message text). */
+function classify(
+  error: unknown,
+  timeoutMs: number,
+  aborted: boolean,
+  mask: (text: string) => string = (t) => t,
+  insecure = false,
+): TransportFailure {
+  const e = error as { code?: unknown; name?: string; message?: string; cause?: { code?: unknown; message?: string } };
+  // A DOMException's code is a number; only string codes (Node's and undici's) name a cause.
+  const code = typeof e.code === "string" ? e.code : typeof e.cause?.code === "string" ? e.cause.code : "";
+  // One line whatever the library wrote: OpenSSL's messages end in a line break.
+  const text = `${e.message ?? e.cause?.message ?? String(error)}`.replace(/\s+/g, " ").trim();
+  const detail = mask(`${code === "" ? "" : `${code}: `}${text}`);
+  if (UNREACHABLE.has(code)) return { kind: "unreachable", message: `could not connect (${detail})` };
+  // A TLS handshake answered by something that is not TLS: advice about certificates would mislead.
+  if (code === "ERR_SSL_WRONG_VERSION_NUMBER" || code === "ERR_SSL_PACKET_LENGTH_TOO_LONG")
+    return {
+      kind: "tls",
+      message: `TLS failed (${detail}): the target does not speak TLS on this port; is it plain HTTP (http://)?`,
+    };
+  if (
+    code.startsWith("ERR_TLS") ||
+    code.startsWith("CERT_") ||
+    code.includes("SELF_SIGNED") ||
+    code.startsWith("UNABLE_TO_")
+  ) {
+    const advice = insecure
+      ? "--insecure skips the certificate check only; the handshake itself failed"
+      : "trust the target's CA with --ca FILE, or use --insecure for a private test server";
+    return { kind: "tls", message: `TLS failed (${detail}); ${advice}` };
+  }
+  if (
+    aborted ||
+    code === "UND_ERR_HEADERS_TIMEOUT" ||
+    code === "UND_ERR_BODY_TIMEOUT" ||
+    code === "UND_ERR_CONNECT_TIMEOUT" ||
+    e.name === "TimeoutError" ||
+    e.name === "AbortError"
+  ) {
+    return { kind: "timeout", message: `no complete answer within ${timeoutMs} ms (${detail})` };
+  }
+  if (code === "UND_ERR_RES_CONTENT_LENGTH_MISMATCH")
+    return { kind: "length-mismatch", message: `the body's length differs from its Content-Length (${detail})` };
+  if (code.startsWith("HPE_") || e.name === "HTTPParserError")
+    return { kind: "malformed-http", message: `the answer is not valid HTTP/1.1 (${detail})` };
+  if (code === "UND_ERR_SOCKET" || code === "ECONNRESET" || code === "EPIPE" || code === "UND_ERR_CLOSED") {
+    return { kind: "reset", message: `the connection closed before a complete answer (${detail})` };
+  }
+  return { kind: "reset", message: `the exchange failed (${detail})` };
+}
+
+/** Opens (and closes) one TCP or TLS connection; undefined when the target is there. */
+function probeConnection(
+  base: URL,
+  timeoutMs: number,
+  ca: Buffer | undefined,
+  insecure: boolean,
+  mask: (text: string) => string,
+): Promise<TransportFailure | undefined> {
+  return new Promise((resolve) => {
+    const https = base.protocol === "https:";
+    const host = base.hostname.replace(/^\[|\]$/g, "");
+    const port = Number(base.port || (https ? 443 : 80));
+    const socket = https
+      ? tlsConnect({
+          host,
+          port,
+          servername: /^[\d.:]+$/.test(host) ? undefined : host,
+          ca,
+          rejectUnauthorized: !insecure,
+        })
+      : netConnect({ host, port });
+    const done = (failure: TransportFailure | undefined): void => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(failure);
+    };
+    // A target that accepts no connection within the timeout cannot be judged either.
+    const timer = setTimeout(
+      () => done({ kind: "unreachable", message: `no connection within ${timeoutMs} ms` }),
+      timeoutMs,
+    );
+    socket.once(https ? "secureConnect" : "connect", () => done(undefined));
+    socket.once("error", (error) => {
+      const f = classify(error, timeoutMs, false, mask, insecure);
+      done(
+        f.kind === "tls"
+          ? f
+          : {
+              kind: "unreachable",
+              message: f.message.startsWith("could not connect") ? f.message : `could not connect (${f.message})`,
+            },
+      );
+    });
+  });
+}

@@ -1,0 +1,63 @@
+import { shortPath } from "../../paths.js";
+import { coverageLine } from "../coverage.js";
+import type { CaseResult, RunSummary } from "../results.js";
+
+/**
+ * Text as one Markdown table cell or inline text: no line breaks, pipes escaped, and HTML's markup
+ * characters and backticks written as entities, so text from the target cannot add markup, links
+ * or code spans to a CI page.
+ */
+export const md = (s: string): string =>
+  s
+    .replace(/[\r\n\t]+/g, " ")
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/`/g, "&#96;")
+    .replace(/\|/g, "\\|")
+    .replace(/[[\]]/g, (c) => `\\${c}`);
+
+const VERDICT = { 0: "PASS", 1: "FAIL", 2: "ERROR: could not judge" } as const;
+const LEVEL_VERDICT = { pass: "PASS", fail: "FAIL", error: "could not judge" } as const;
+
+/** A short summary for `$GITHUB_STEP_SUMMARY` and merge-request comments: verdict, counts, coverage, failing cases. */
+export function markdownReport(summary: RunSummary, results: readonly CaseResult[]): string {
+  const s = summary;
+  const lines = [
+    `## Contract conformance: ${VERDICT[s.exitCode]} (exit ${s.exitCode})`,
+    "",
+    `Target ${md(s.target)}, spec ${md(shortPath(s.spec))}, seed ${md(s.seed)}, started ${md(s.startedAt)}, ${(s.durationMs / 1000).toFixed(1)} s.`,
+    "",
+    "| cases | passed | failed | known deviations | errors | failures | beyond the contract | notes |",
+    "|---|---|---|---|---|---|---|---|",
+    `| ${s.total} | ${s.passed} | ${s.failed} | ${s.known} | ${s.errors} | ${s.failures} | ${s.warnings} | ${s.notes} |`,
+    "",
+    "| level | verdict | failing cases |",
+    "|---|---|---|",
+    ...s.levels.map((l) => `| ${l.level} | ${LEVEL_VERDICT[l.verdict]} | ${l.failedCases.length} |`),
+    "",
+    `${md(coverageLine(s.coverage).replace(/^coverage/, "Coverage"))}.`,
+  ];
+  for (const n of s.coverage.operations.notExercised)
+    lines.push(`- not exercised: ${md(`${n.method} ${n.path} (${n.operation}): ${n.reason}`)}`);
+  if (s.coverageShortfall !== undefined) lines.push("", `Coverage too low: ${md(s.coverageShortfall)}.`);
+  if (s.runError !== undefined) lines.push("", `Could not judge the target: ${md(s.runError)}.`);
+  const bad = results.filter((r) => r.outcome === "fail" || r.outcome === "error");
+  if (bad.length > 0) {
+    lines.push("", "### Failing cases", "", "| case | level | check | message | rule |", "|---|---|---|---|---|");
+    for (const r of bad) {
+      const first = r.steps.flatMap((st) => st.findings).find((f) => f.counts);
+      lines.push(
+        r.outcome === "error" || first === undefined
+          ? `| ${md(r.fixture)} | | (could not judge) | ${md(r.error ?? "")} | |`
+          : `| ${md(r.fixture)} | ${first.level} | ${md(first.check)} | ${md(first.message)} | ${md(first.rule)} |`,
+      );
+    }
+  }
+  return lines.join("\n") + "\n";
+}
+
+/** The Markdown report of a run that could not start: the error's code and message. */
+export function markdownErrorReport(error: { readonly code: string; readonly message: string }): string {
+  return `## Contract conformance: ERROR: could not run (exit 2)\n\n${md(error.code)}: ${md(error.message)}\n`;
+}

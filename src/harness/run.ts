@@ -1,0 +1,158 @@
+import { randomBytes } from "node:crypto";
+import { loadContract } from "../contract/index.js";
+import { KitError } from "../errors.js";
+import { DEFAULT_SPEC, shortPath } from "../paths.js";
+import { TimeoutBreaker } from "./breaker.js";
+import { createCaseRunner, guarded } from "./case-runner.js";
+import { computeCoverage } from "./coverage.js";
+import { checkRunCredentials, chooseAlternative, secretsToMask } from "./credentials.js";
+import { Random, randomSeed } from "./fresh.js";
+import { runGenerated } from "./generated-run.js";
+import { createHttpClient } from "./http-client.js";
+import { levelsToRun, type Level } from "./levels.js";
+import { RUN_DEFAULTS, type RunOptions } from "./options.js";
+import { preflight } from "./preflight.js";
+import { createRedactor } from "./redact.js";
+import type { CaseResult, RunEvent, RunSummary } from "./results.js";
+import { runOrdered } from "./schedule.js";
+import { planCases } from "./selection.js";
+import { checkToken, displayUrl, parseTarget } from "./target.js";
+import { classifier, summarize } from "./verdict.js";
+
+/**
+ * Replays fixtures against a target and judges each answer by the spec. Problems that stop the run
+ * from starting (bad spec, bad fixture, bad flag, unreachable target) throw a KitError; everything
+ * the target does is a result. Events come in a stable order (fixture file order), whatever the
+ * concurrency.
+ */
+export async function runConformance(
+  options: RunOptions,
+  onEvent: (event: RunEvent) => void = () => undefined,
+): Promise<{ summary: RunSummary; results: CaseResult[] }> {
+  const started = performance.now();
+  const startedAt = new Date().toISOString();
+  const base = parseTarget(options.target);
+  checkToken(options.token);
+  const levels = runLevels(options);
+  // Plain JavaScript may pass null or undefined: no token, never the text "undefined"; "" is none too.
+  const given = { token: options.token || undefined, credentials: options.credentials ?? undefined };
+  const contract = options.contract ?? (await loadContract(options.spec ?? DEFAULT_SPEC));
+  const plan = planCases(contract, options);
+  // Credentials are asked for only when an operation that will run requires them.
+  checkRunCredentials(contract, [...plan.fixtures.map((f) => f.operation), ...plan.generatedOperations], given);
+  const seed = options.seed ?? randomSeed();
+  // Masks evidence (see redact.ts); the harness's own words (ids, paths, rules) are never passed to it.
+  const redact = createRedactor([
+    ...secretsToMask(given),
+    ...(options.mask ?? []).filter((s) => typeof s === "string"),
+  ]);
+  const target = redact(displayUrl(base));
+  const timeoutMs = options.timeoutMs ?? RUN_DEFAULTS.timeoutMs;
+  const maxResponseBytes = options.maxResponseBytes ?? RUN_DEFAULTS.maxResponseBytes;
+  const client = createHttpClient({
+    timeoutMs,
+    maxResponseBytes,
+    caFile: options.caFile,
+    insecure: options.insecure,
+    mask: redact,
+  });
+  try {
+    const unreachable = await client.probe(base);
+    if (unreachable !== undefined) throw new KitError("PS_TARGET_UNREACHABLE", `${target}: ${unreachable.message}`);
+    const runCase = createCaseRunner({
+      client,
+      base,
+      specSource: shortPath(contract.source),
+      secrets: { ...given, wrongToken: `wrong-${randomBytes(12).toString("hex")}` },
+      redact,
+      breaker: new TimeoutBreaker(options.timeoutsBeforeGivingUp ?? RUN_DEFAULTS.timeoutsBeforeGivingUp, timeoutMs),
+      classify: classifier(options.baseline, levels),
+      checkFilter: plan.checkFilter,
+      evidence: options.evidence ?? "findings",
+    });
+    // A wrong token or base path stops the run here, as "could not judge", before any case is judged.
+    const probes = await preflight(
+      contract,
+      [...plan.fixtures.map((f) => f.operation), ...plan.generatedOperations],
+      runCase,
+      {
+        unique: options.generate?.unique ?? ["id"],
+        canAuthorise: (op) => chooseAlternative(op, given) !== undefined,
+      },
+    );
+    const { total } = plan;
+    onEvent({
+      type: "run-started",
+      target,
+      spec: contract.source,
+      seed: seed.toString(),
+      total,
+      preflight: probes,
+      notes: contract.notes,
+    });
+
+    const caseFinished = (result: CaseResult, index: number): void =>
+      onEvent({ type: "case-finished", result, index, total });
+
+    const random = new Random(seed);
+    // Each case draws from its own stream, so its values do not depend on the order cases finish in.
+    const streams = plan.fixtures.map(() => new Random(random.next64()));
+    const concurrency = Math.max(1, options.concurrency ?? RUN_DEFAULTS.concurrency);
+    const fixtureCase = guarded(runCase, redact);
+    const generatedIds: string[] = [];
+    const results = await runOrdered(plan.fixtures, concurrency, (f, i) => fixtureCase(f, streams[i]!), caseFinished);
+    let stopped: string | undefined;
+    if (options.generate !== undefined && plan.generated.length > 0) {
+      // An outer guard only (budgets are counts): by default it grows with the work planned.
+      const maxTimeMs =
+        options.generate.maxTimeMs ?? RUN_DEFAULTS.maxTimePerOperationMs * plan.generatedOperations.length;
+      const generated = await runGenerated(
+        contract,
+        plan.generated,
+        options.generate,
+        seed,
+        runCase,
+        Date.now() + maxTimeMs,
+      );
+      generatedIds.push(...generated.results.map((r) => r.fixture));
+      for (const result of generated.results) {
+        results.push(result);
+        caseFinished(result, results.length - 1);
+      }
+      if (generated.stopped)
+        stopped =
+          `stopped at the time limit (--max-time ${maxTimeMs / 1000} s) after ${total - generated.notRun} of ${total} cases; ` +
+          "what was judged is reported, the rest was not run";
+    }
+
+    const summary = summarize(results, {
+      target,
+      spec: contract.source,
+      seed: seed.toString(),
+      levels,
+      baseline: options.baseline,
+      // Generated cases ran too: a baseline entry may name one (a known departure of a mock, say).
+      ran: [...plan.fixtures.map((f) => f.id), ...generatedIds],
+      loaded: [...plan.loaded.map((f) => f.id), ...generatedIds],
+      durationMs: performance.now() - started,
+      startedAt,
+      coverage: computeCoverage(contract, results, plan.notPlanned),
+      minCoverage: options.minCoverage,
+      stopped,
+      contractNotes: contract.notes,
+    });
+    onEvent({ type: "run-finished", summary, results });
+    return { summary, results };
+  } finally {
+    await client.close();
+  }
+}
+
+/** The levels the options ask for; a name that is none is a usage error naming it. */
+function runLevels(options: RunOptions): Level[] {
+  try {
+    return levelsToRun(options.levels, options.strict === true);
+  } catch (error) {
+    throw new KitError("PS_USAGE", `--level: ${(error as Error).message}`);
+  }
+}

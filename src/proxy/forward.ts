@@ -1,0 +1,369 @@
+import {
+  Agent as HttpAgent,
+  request as httpRequest,
+  type ClientRequest,
+  type IncomingMessage,
+  type ServerResponse,
+} from "node:http";
+import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+import { KitError, type KitErrorCode } from "../errors.js";
+import type { TransportFailureKind } from "../harness/http-client.js";
+
+/**
+ * Fields that describe one connection, not the message: a proxy does not forward them (RFC 9110
+ * section 7.6.1), nor the fields the Connection header names. Each hop's Node stack writes its own
+ * persistence fields. Transfer-Encoding is kept, so Node frames the next hop the same way: chunked
+ * stays chunked, a Content-Length stays a Content-Length (RFC 9112 section 6.1).
+ */
+const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "te", "upgrade"]);
+
+/**
+ * The raw header list (names as written, order and repeats kept) without hop-by-hop fields; with
+ * `host`, the Host field becomes the upstream's authority, as a gateway's outbound request needs
+ * (RFC 9110 section 7.2), in the place the client put it.
+ */
+export function forwardedHeaders(raw: readonly string[], host?: string): string[] {
+  const named = new Set<string>();
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i]!.toLowerCase() === "connection")
+      for (const t of raw[i + 1]!.split(",")) named.add(t.trim().toLowerCase());
+  }
+  const out: string[] = [];
+  let hostDone = host === undefined;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    const lower = name.toLowerCase();
+    if (HOP_BY_HOP.has(lower) || named.has(lower)) continue;
+    if (lower === "host" && host !== undefined) {
+      if (!hostDone) out.push(name, host);
+      hostDone = true;
+      continue;
+    }
+    out.push(name, raw[i + 1]!);
+  }
+  // An HTTP/1.0 request may come without Host; the upstream still needs one (RFC 9112 section 3.2).
+  if (!hostDone) out.unshift("Host", host!);
+  return out;
+}
+
+/** Raw headers as a map of lower-case names, repeated fields joined with ", " (RFC 9110 section 5.3). */
+export function headerMap(raw: readonly string[]): Record<string, string> {
+  const map: Record<string, string> = Object.create(null);
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    map[name] = map[name] === undefined ? raw[i + 1]! : `${map[name]}, ${raw[i + 1]!}`;
+  }
+  return map;
+}
+
+/** Keeps a body's bytes up to a cap, for judging; past it only the count goes on. */
+export class BodyCapture {
+  private chunks: Buffer[] = [];
+  bytes = 0;
+  over = false;
+
+  constructor(private readonly max: number) {}
+
+  add(chunk: Buffer): void {
+    this.bytes += chunk.length;
+    if (this.over) return;
+    if (this.bytes > this.max) {
+      this.over = true;
+      this.chunks = [];
+      return;
+    }
+    this.chunks.push(chunk);
+  }
+
+  /** The whole body, or undefined when it passed the cap. */
+  body(): Buffer | undefined {
+    return this.over ? undefined : Buffer.concat(this.chunks, this.bytes);
+  }
+}
+
+/** The upstream: where requests go, and the pooled keep-alive connections to it. */
+export interface Upstream {
+  readonly base: URL;
+  /** The authority to put in Host. */
+  readonly host: string;
+  request(method: string, target: string, headers: string[]): ClientRequest;
+  close(): void;
+}
+
+/** An upstream for a base URL (http or https, maybe with a base path the request targets are appended to). */
+export function createUpstream(base: URL): Upstream {
+  const https = base.protocol === "https:";
+  const agent = https ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+  const basePath = base.pathname.replace(/\/+$/, "");
+  return {
+    base,
+    host: base.host,
+    request(method, target, headers) {
+      const options = {
+        protocol: base.protocol,
+        hostname: base.hostname.replace(/^\[|\]$/g, ""),
+        port: base.port || (https ? 443 : 80),
+        method,
+        path: basePath + target,
+        headers,
+        agent,
+        setHost: false,
+      };
+      return https ? httpsRequest(options) : httpRequest(options);
+    },
+    close: () => agent.destroy(),
+  };
+}
+
+/** Why the upstream gave no usable answer; `unreachable` means no connection could be made at all. */
+export interface UpstreamFailure {
+  readonly kind: TransportFailureKind;
+  readonly message: string;
+}
+
+/** What happened to one exchange. Bodies are kept only up to the cap. */
+export interface ForwardedExchange {
+  readonly method: string;
+  /** The request target as the client sent it. */
+  readonly target: string;
+  readonly requestHeaders: Record<string, string>;
+  readonly requestBody: BodyCapture;
+  /** Whether the client's request arrived whole. */
+  readonly requestComplete: boolean;
+  /** The upstream's answer head, when one came. */
+  readonly response: { readonly status: number; readonly headers: Record<string, string> } | undefined;
+  readonly responseBody: BodyCapture;
+  /** Whether the upstream's answer arrived whole. */
+  readonly responseComplete: boolean;
+  readonly failure: UpstreamFailure | undefined;
+  /** The status the proxy answered itself (502, 504), when the upstream failed before its answer's head. */
+  readonly answeredWith: number | undefined;
+  /** The client went away (or stalled, or sent what Node cannot forward) first: not the server's fault. */
+  readonly clientGone: string | undefined;
+  readonly durationMs: number;
+}
+
+const UNREACHABLE = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL"]);
+
+/** Sorts an upstream error by its code, never by its message text. */
+function classify(
+  error: unknown,
+  timedOut: boolean,
+  timeoutMs: number,
+  headersSeen: boolean,
+  declared: string | undefined,
+  got: number,
+): UpstreamFailure {
+  const e = error as { code?: unknown; message?: string };
+  const code = typeof e.code === "string" ? e.code : "";
+  const detail = `${code === "" ? "" : `${code}: `}${e.message ?? String(error)}`;
+  if (timedOut)
+    return {
+      kind: "timeout",
+      message: `the upstream sent nothing for ${timeoutMs} ms${headersSeen ? " in the middle of its answer" : ""}`,
+    };
+  if (UNREACHABLE.has(code)) return { kind: "unreachable", message: `could not connect to the upstream (${detail})` };
+  if (
+    code.startsWith("ERR_TLS") ||
+    code.startsWith("CERT_") ||
+    code.includes("SELF_SIGNED") ||
+    code === "UNABLE_TO_VERIFY_LEAF_SIGNATURE"
+  ) {
+    return {
+      kind: "unreachable",
+      message: `TLS with the upstream failed (${detail}); Node trusts NODE_EXTRA_CA_CERTS for a private CA`,
+    };
+  }
+  if (code.startsWith("HPE_"))
+    return { kind: "malformed-http", message: `the upstream's answer is not valid HTTP/1.1 (${detail})` };
+  if (headersSeen && declared !== undefined && got < Number(declared)) {
+    return {
+      kind: "length-mismatch",
+      message: `the upstream closed after ${got} of the ${declared} bytes its Content-Length announced (${detail})`,
+    };
+  }
+  return {
+    kind: "reset",
+    message: `the upstream closed the connection ${headersSeen ? "in mid-answer" : "before answering"} (${detail})`,
+  };
+}
+
+/** The code and status of the proxy's own answer for an upstream failure before any answer head. */
+function ownAnswer(kind: TransportFailureKind): { status: number; code: KitErrorCode } {
+  if (kind === "timeout") return { status: 504, code: "PS_UPSTREAM_TIMEOUT" };
+  if (kind === "unreachable") return { status: 502, code: "PS_UPSTREAM_UNREACHABLE" };
+  return { status: 502, code: "PS_UPSTREAM_RESET" };
+}
+
+/** The Error-shaped body the proxy answers with when the upstream failed (the contract's Error, plus code). */
+export function upstreamErrorBody(kind: TransportFailureKind, detail: string): { status: number; body: string } {
+  const { status, code } = ownAnswer(kind);
+  return { status, body: JSON.stringify({ error: status, message: new KitError(code, detail).message, code }) };
+}
+
+/**
+ * Forwards one exchange, streaming both ways (pipe, so backpressure holds and nothing is buffered
+ * before it is forwarded), and records what passed, up to `maxBodyBytes` per body. Resolves when the
+ * exchange is over, whatever happened; never rejects. `timeoutMs` bounds silence: no byte either way
+ * for that long ends the exchange (504 if the upstream had not answered yet).
+ */
+export function forwardExchange(
+  req: IncomingMessage,
+  res: ServerResponse,
+  upstream: Upstream,
+  limits: { readonly maxBodyBytes: number; readonly timeoutMs: number },
+  onAnswer: () => void,
+): Promise<ForwardedExchange> {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const method = req.method ?? "GET";
+    const target = req.url ?? "/";
+    const requestBody = new BodyCapture(limits.maxBodyBytes);
+    const responseBody = new BodyCapture(limits.maxBodyBytes);
+    let response: ForwardedExchange["response"];
+    let answer: IncomingMessage | undefined;
+    let failure: UpstreamFailure | undefined;
+    let answeredWith: number | undefined;
+    let clientGone: string | undefined;
+    let timedOut = false;
+    let settled = false;
+    // The Date and Connection fields are the upstream's to write (or not); the proxy adds none.
+    res.sendDate = false;
+
+    const settle = (): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(watchdog);
+      resolve({
+        method,
+        target,
+        requestHeaders: headerMap(req.rawHeaders),
+        requestBody,
+        requestComplete: req.complete,
+        response,
+        responseBody,
+        responseComplete: answer?.complete === true && failure === undefined,
+        failure,
+        answeredWith,
+        clientGone,
+        durationMs: performance.now() - started,
+      });
+    };
+    const fail = (error: unknown): void => {
+      if (failure !== undefined || clientGone !== undefined) return;
+      if (answer?.complete === true) {
+        // The answer ended as its framing said, and then more bytes came (a Content-Length shorter than
+        // the body): the client gets the answer Node read, and the upstream is held to the extra bytes.
+        const detail = (error as { code?: unknown }).code;
+        failure = {
+          kind: "malformed-http",
+          message:
+            "the upstream sent bytes after the end of its answer (a Content-Length shorter than the body?)" +
+            (typeof detail === "string" ? ` (${detail})` : ""),
+        };
+        return;
+      }
+      const declared = answer?.headers["content-length"];
+      failure = classify(error, timedOut, limits.timeoutMs, response !== undefined, declared, responseBody.bytes);
+      if (!res.headersSent && !res.destroyed) {
+        const own = upstreamErrorBody(failure.kind, failure.message);
+        answeredWith = own.status;
+        res.writeHead(own.status, {
+          "content-type": "application/json",
+          "content-length": String(Buffer.byteLength(own.body)),
+        });
+        res.end(own.body);
+      } else {
+        // The head is out: the client must see the same broken answer the upstream gave, not a complete one.
+        res.destroy();
+      }
+      outbound?.destroy();
+    };
+
+    const watchdog = setTimeout(() => {
+      if (!req.complete) {
+        // The client stopped sending its request: that is the client's stall, not the upstream's.
+        clientGone = `the client sent nothing for ${limits.timeoutMs} ms before its request was whole`;
+        outbound?.destroy();
+        res.destroy();
+        return;
+      }
+      timedOut = true;
+      fail(new Error("timeout"));
+    }, limits.timeoutMs);
+    const progress = (): void => void watchdog.refresh();
+
+    let outbound: ClientRequest | undefined;
+    try {
+      outbound = upstream.request(method, originForm(target), forwardedHeaders(req.rawHeaders, upstream.host));
+    } catch (error) {
+      // Node refused to write the request on (a character it will not send): the upstream never saw
+      // it, so it is no one's violation; the client still gets an answer.
+      const code = (error as { code?: unknown }).code;
+      clientGone = `the request could not be forwarded (${typeof code === "string" ? code : "unknown"})`;
+      const own = upstreamErrorBody("reset", clientGone);
+      answeredWith = own.status;
+      res.writeHead(own.status, { "content-type": "application/json" });
+      res.end(own.body);
+      settle();
+      return;
+    }
+    req.on("data", (chunk: Buffer) => {
+      requestBody.add(chunk);
+      progress();
+    });
+    req.on("error", () => undefined); // the client's reset shows as res "close" below
+    req.pipe(outbound);
+    outbound.on("error", fail);
+    outbound.on("response", (incoming) => {
+      answer = incoming;
+      progress();
+      onAnswer();
+      response = { status: incoming.statusCode ?? 0, headers: headerMap(incoming.rawHeaders) };
+      try {
+        res.writeHead(incoming.statusCode ?? 502, incoming.statusMessage, forwardedHeaders(incoming.rawHeaders));
+      } catch (error) {
+        fail(error);
+        return;
+      }
+      incoming.on("data", (chunk: Buffer) => {
+        responseBody.add(chunk);
+        progress();
+      });
+      // Registered before pipe's own "end" handler, so the trailers go out before the last chunk.
+      incoming.on("end", () => {
+        if (incoming.rawTrailers.length > 0) res.addTrailers(pairs(incoming.rawTrailers));
+      });
+      incoming.on("error", fail);
+      incoming.on("close", () => {
+        if (!incoming.complete)
+          fail(Object.assign(new Error("the upstream's answer ended early"), { code: "ECONNRESET" }));
+      });
+      incoming.pipe(res);
+    });
+    res.on("close", () => {
+      if (!res.writableFinished && failure === undefined && clientGone === undefined) {
+        clientGone = "the client closed the connection before the answer was complete";
+        outbound?.destroy();
+      }
+      settle();
+    });
+  });
+}
+
+/** The request target in origin-form: an absolute-form one (RFC 9112 section 3.2.2) loses scheme and authority. */
+function originForm(target: string): string {
+  if (target.startsWith("/") || target === "*") return target;
+  try {
+    const u = new URL(target);
+    return u.pathname + u.search;
+  } catch {
+    return target;
+  }
+}
+
+function pairs(raw: readonly string[]): [string, string][] {
+  const out: [string, string][] = [];
+  for (let i = 0; i < raw.length; i += 2) out.push([raw[i]!, raw[i + 1]!]);
+  return out;
+}

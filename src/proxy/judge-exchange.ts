@@ -1,0 +1,216 @@
+import type { CompiledOperation, Contract } from "../contract/index.js";
+import { checkParameters, checkRequest, describeViolation, escapePointer } from "../contract/index.js";
+import { finding, judge, preview, type CheckId, type Finding } from "../harness/checks.js";
+import type { Expectation } from "../harness/fixtures.js";
+import type { ClientCheckId, ProxyNoteId } from "./types.js";
+
+/** A finding before the proxy has said which side it blames and whether it counts. */
+export interface RawFinding extends Omit<Finding, "check"> {
+  readonly check: CheckId | ClientCheckId | ProxyNoteId;
+}
+
+/** A request as the proxy saw it. */
+export interface ObservedRequest {
+  readonly method: string;
+  /** The path without the query, as the contract's paths are written. */
+  readonly path: string;
+  /** The query, without `?` ("" when none). */
+  readonly query?: string;
+  /** Lower-case names; repeated fields joined with ", " (RFC 9110 section 5.3). */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The whole body; undefined when it was over the recording cap or did not arrive whole. */
+  readonly body: Buffer | undefined;
+  /** Why the body is undefined, for the note that says it was not judged. */
+  readonly bodyNotJudged?: string;
+}
+
+export interface RequestVerdict {
+  /** The operation the request asks for; undefined when the contract has none for it. */
+  readonly operation: CompiledOperation | undefined;
+  readonly findings: readonly RawFinding[];
+}
+
+/**
+ * Whether a request is acceptable by the contract: the one place the proxy judges requests (an
+ * undocumented path or method; the body's presence, media type, charset, UTF-8, JSON and schema).
+ * Acceptability itself is the contract's checkRequest, as for the server and the harness.
+ */
+export function judgeRequest(
+  contract: Contract,
+  request: ObservedRequest,
+  specSource: string,
+  redact: (t: string) => string,
+): RequestVerdict {
+  const shown = `${request.method} ${request.path}`;
+  const route = contract.route(request.method, request.path);
+  if (route.kind === "not-found") {
+    const paths = [...new Set(contract.operations.map((o) => o.pathTemplate))].join(", ");
+    return {
+      operation: undefined,
+      findings: [
+        finding(
+          "request.path",
+          "failure",
+          `${redact(request.path)} is not a path of the contract`,
+          paths,
+          redact(shown),
+          `${specSource}#/paths`,
+        ),
+      ],
+    };
+  }
+  if (route.kind === "method-not-allowed") {
+    const template =
+      contract.operations.find((o) => o.matchPath(request.path) !== undefined)?.pathTemplate ?? request.path;
+    return {
+      operation: undefined,
+      findings: [
+        finding(
+          "request.method",
+          "failure",
+          `${request.method} is not documented for ${template}`,
+          route.allowed.join(" or "),
+          redact(shown),
+          `${specSource}#/paths/${escapePointer(template)}`,
+        ),
+      ],
+    };
+  }
+  const operation = route.operation;
+  // Parameters first: they are judged whatever happened to the body.
+  const parameter = checkParameters(operation, {
+    headers: request.headers,
+    path: request.path,
+    query: request.query ?? "",
+  });
+  const parameterFindings =
+    parameter === undefined
+      ? []
+      : [
+          finding(
+            "request.parameter",
+            "failure",
+            `the request breaks the contract: ${redact(parameter.detail)}`,
+            "a request the contract accepts",
+            redact(`${request.method} ${request.path}${request.query ? `?${request.query}` : ""}`),
+            `${specSource}#${parameter.parameter.pointer}`,
+          ),
+        ];
+  if (request.body === undefined) {
+    const why = request.bodyNotJudged ?? "the body was not recorded";
+    return {
+      operation,
+      findings: [
+        ...parameterFindings,
+        finding(
+          "proxy.not-judged",
+          "note",
+          `request body not judged: ${why}`,
+          "a recorded body",
+          why,
+          "plantstore proxy",
+        ),
+      ],
+    };
+  }
+  const checked = checkRequest(operation, { headers: request.headers, body: request.body });
+  // A violation's location names the body's own keys (evidence), its message the schema's rule; other
+  // problems quote the request's media type, charset or JSON.
+  const problems = checked.ok
+    ? []
+    : checked.reason === "schema"
+      ? checked.violations.map((v) => describeViolation({ ...v, location: redact(v.location) }))
+      : [redact(checked.detail)];
+  const rule = `${specSource}#${operation.requestBody?.pointer ?? operation.pointer}`;
+  const type = request.headers["content-type"];
+  const received = `${type === undefined ? "(no Content-Type)" : redact(type)}: ${preview(request.body, 500, redact)}`;
+  return {
+    operation,
+    findings: [
+      ...parameterFindings,
+      ...problems.map((p) =>
+        finding(
+          "request.body",
+          "failure",
+          `the request breaks the contract: ${p}`,
+          "a request the contract accepts",
+          received,
+          rule,
+        ),
+      ),
+    ],
+  };
+}
+
+/** The harness's checks that need no fixture: they judge an answer by the contract alone. */
+export const RESPONSE_CHECKS: readonly CheckId[] = [
+  "status.no-5xx",
+  "response.media-type",
+  "response.json",
+  "response.schema",
+  "response.headers",
+  "status.undocumented",
+];
+/** Those that need no body, for answers whose body was not recorded (or has none, as for HEAD). */
+const BODYLESS_CHECKS: readonly CheckId[] = [
+  "status.no-5xx",
+  "response.media-type",
+  "response.headers",
+  "status.undocumented",
+];
+
+/**
+ * The proxy does not know what a client meant by a request, so it cannot say which 4xx the client
+ * should get. With any kind but "valid", status.undocumented keeps an undocumented 4xx a note (the
+ * contract leaves error conditions open) and an undocumented 2xx or 3xx a warning; the four other
+ * response checks ignore the expectation.
+ */
+const NEUTRAL_EXPECTATION: Expectation = { kind: "invalid" };
+
+/** An answer as the proxy saw it; `body` is undefined when it was not recorded whole, or decoded. */
+export interface ObservedResponse {
+  readonly status: number;
+  /** Lower-case names; repeated fields joined with ", ". */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Buffer | undefined;
+  readonly bodyNotJudged?: string;
+  readonly durationMs: number;
+}
+
+/** Judges an answer with the harness's response checks; body checks only when the body was recorded. */
+export function judgeResponse(
+  operation: CompiledOperation,
+  response: ObservedResponse,
+  specSource: string,
+  redact: (t: string) => string,
+): RawFinding[] {
+  const checks = new Set(response.body === undefined ? BODYLESS_CHECKS : RESPONSE_CHECKS);
+  const findings: RawFinding[] = judge(
+    {
+      operation,
+      redact,
+      specSource,
+      expect: NEUTRAL_EXPECTATION,
+      result: {
+        ok: true,
+        response: { status: response.status, headers: response.headers, body: response.body ?? Buffer.alloc(0) },
+        durationMs: response.durationMs,
+      },
+      earlierStatuses: [],
+    },
+    (id) => checks.has(id),
+  );
+  if (response.body === undefined && response.bodyNotJudged !== undefined) {
+    findings.push(
+      finding(
+        "proxy.not-judged",
+        "note",
+        `response body not judged: ${response.bodyNotJudged}`,
+        "a recorded body",
+        response.bodyNotJudged,
+        "plantstore proxy",
+      ),
+    );
+  }
+  return findings;
+}

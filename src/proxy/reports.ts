@@ -1,0 +1,194 @@
+import { visible } from "../harness/reporters/console.js";
+import { xml } from "../harness/reporters/junit.js";
+import type { ExchangeRecord, ProxyEvent, ProxyFinding, ProxySummary } from "./types.js";
+import { writeFileAtomic } from "../harness/reporters/files.js";
+
+/** The JSON report: the summary and every exchange with its findings. */
+export function proxyJsonReport(summary: ProxySummary, exchanges: readonly ExchangeRecord[]): string {
+  return JSON.stringify({ tool: "plantstore-kit proxy", format: 1, summary, exchanges }, null, 2) + "\n";
+}
+
+/** Exchanges grouped by what they did: operation (or method and path), and status (or why none came). */
+function groups(
+  exchanges: readonly ExchangeRecord[],
+): Map<string, { classname: string; name: string; list: ExchangeRecord[] }> {
+  const out = new Map<string, { classname: string; name: string; list: ExchangeRecord[] }>();
+  for (const e of exchanges) {
+    const what = e.operation ?? `${e.method} ${e.path.split("?")[0]}`;
+    const result =
+      e.status === undefined ? "no answer" : e.answeredBy === "proxy" ? `${e.status} from the proxy` : String(e.status);
+    const key = `${what}\u0000${result}`;
+    let g = out.get(key);
+    if (g === undefined) {
+      g = { classname: e.operation ?? "not in the contract", name: `${what} -> ${result}`, list: [] };
+      out.set(key, g);
+    }
+    g.list.push(e);
+  }
+  return out;
+}
+
+/** Distinct findings of a list of exchanges, each with how often it occurred and its first exchange. */
+function distinct(
+  list: readonly ExchangeRecord[],
+  keep: (f: ProxyFinding) => boolean,
+): { f: ProxyFinding; count: number; first: ExchangeRecord }[] {
+  const seen = new Map<string, { f: ProxyFinding; count: number; first: ExchangeRecord }>();
+  for (const e of list) {
+    for (const f of e.findings.filter(keep)) {
+      const key = `${f.side}\u0000${f.check}\u0000${f.message}`;
+      const entry = seen.get(key);
+      if (entry === undefined) seen.set(key, { f, count: 1, first: e });
+      else entry.count++;
+    }
+  }
+  return [...seen.values()];
+}
+
+function detail(items: ReturnType<typeof distinct>): string {
+  return items
+    .map(({ f, count, first }) => {
+      const times = count === 1 ? "" : ` (${count} times)`;
+      const curl = first.curl === undefined ? "" : `\nreproduce: ${first.curl}`;
+      const head = `exchange ${first.index}${times}: [${f.side} ${f.severity}] ${f.check}: ${f.message}`;
+      return `${head}\nexpected: ${f.expected}\nreceived: ${f.received}\nrule: ${f.rule}${curl}`;
+    })
+    .join("\n\n");
+}
+
+/**
+ * JUnit XML: a test case per operation and status (so a long e2e run stays a readable report),
+ * `failure` for counted findings, `error` when none of the group's answers could be judged, and the
+ * rest (client violations that do not count, warnings, notes) in system-out.
+ */
+export function proxyJunitReport(summary: ProxySummary, exchanges: readonly ExchangeRecord[]): string {
+  const seconds = (ms: number): string => (ms / 1000).toFixed(3);
+  let failures = 0;
+  let errors = 0;
+  const cases = [...groups(exchanges).values()].map(({ classname, name, list }) => {
+    const counted = distinct(list, (f) => f.counts);
+    const others = distinct(list, (f) => !f.counts);
+    let body = "";
+    if (counted.length > 0) {
+      failures++;
+      const message = counted.map(({ f }) => `${f.side} ${f.check}: ${f.message}`).join("; ");
+      body += `<failure message="${xml(message)}" type="${xml(counted[0]!.f.check)}">${xml(detail(counted))}</failure>`;
+    } else if (list.every((e) => e.server === "not-judged" && e.answeredBy !== "upstream")) {
+      errors++;
+      body += `<error message="${xml(`not judged: ${list[0]!.notJudged?.message ?? "unknown"}`)}" type="not-judged"/>`;
+    }
+    const out = [`${list.length} exchange(s): ${list.map((e) => e.index).join(", ")}`];
+    if (others.length > 0) out.push(detail(others));
+    body += `<system-out>${xml(out.join("\n\n"))}</system-out>`;
+    const time = list.reduce((t, e) => t + e.durationMs, 0);
+    return `    <testcase classname="${xml(classname)}" name="${xml(name)}" time="${seconds(time)}">${body}</testcase>`;
+  });
+  if (cases.length === 0 && summary.runError !== undefined) {
+    errors++;
+    cases.push(
+      `    <testcase classname="proxy" name="run">` +
+        `<error message="${xml(summary.runError)}" type="not-judged"/></testcase>`,
+    );
+  }
+  const counts = `tests="${cases.length}" failures="${failures}" errors="${errors}" skipped="0"`;
+  const attrs = `${counts} time="${seconds(summary.durationMs)}"`;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="plantstore proxy" ${attrs}>`,
+    `  <testsuite name="${xml(`proxy ${summary.target}`)}" ${attrs}>`,
+    `    <properties><property name="spec" value="${xml(summary.spec)}"/>` +
+      `<property name="target" value="${xml(summary.target)}"/>` +
+      `<property name="exit-code" value="${summary.exitCode}"/></properties>`,
+    ...cases,
+    "  </testsuite>",
+    "</testsuites>",
+    "",
+  ].join("\n");
+}
+
+export interface ProxyConsoleOptions {
+  /** Print notes and passing exchanges too. */
+  readonly verbose: boolean;
+}
+
+/**
+ * A line per violation as it happens (side, severity, check, rule, the exchange, and a curl command
+ * that sends the request again), and the summary at the end. Text from the traffic is written with
+ * control characters spelled out, so a body cannot forge a line of the log.
+ */
+export function proxyConsoleReporter(
+  write: (line: string) => void,
+  options: ProxyConsoleOptions,
+): (event: ProxyEvent) => void {
+  return (event) => {
+    switch (event.type) {
+      case "proxy-started":
+        write(`Plant Store contract proxy listening on ${event.url} -> ${event.target}`);
+        write(
+          `spec ${event.spec}; point your client at the proxy; stop with Ctrl-C (SIGINT) or SIGTERM for the verdict`,
+        );
+        return;
+      case "exchange-finished": {
+        const e = event.exchange;
+        const where = `#${e.index} ${e.method} ${e.path} -> ${e.status ?? "no answer"}`;
+        const shown = e.findings.filter((f) => f.severity !== "note" || options.verbose);
+        if (shown.length === 0 && options.verbose) write(visible(`ok ${where}`));
+        for (const f of shown) {
+          const label = f.severity === "failure" ? `${f.side.toUpperCase()} VIOLATION` : `${f.side} ${f.severity}`;
+          const curl = e.curl === undefined || f.severity === "note" ? "" : ` | reproduce: ${e.curl}`;
+          write(
+            visible(`${label} ${f.check} ${where}: ${f.message} | expected: ${f.expected} | rule: ${f.rule}${curl}`),
+          );
+        }
+        return;
+      }
+      case "proxy-stopping":
+        write(`stopping (${event.reason}): ${event.inFlight} exchange(s) in flight`);
+        return;
+      case "proxy-stopped":
+        for (const line of proxySummaryLines(event.summary)) write(line);
+        return;
+    }
+  };
+}
+
+/** The summary: exchanges, violations by side, and the verdict with its exit code. */
+export function proxySummaryLines(s: ProxySummary): string[] {
+  const lines = [
+    "",
+    `${s.exchanges} exchanges: ${s.judged} judged, ${s.notJudged} not judged; ${(s.durationMs / 1000).toFixed(2)} s`,
+    `client violations: ${s.clientViolations} (in ${s.clientExchanges} exchanges)` +
+      (s.failOnClient
+        ? ", counted: --fail-on-client"
+        : ", not counted (the client's bugs; --fail-on-client counts them)"),
+    `server violations: ${s.serverViolations} (in ${s.serverExchanges} exchanges); ` +
+      `beyond the contract: ${s.warnings}` +
+      (s.levels.length > 1 ? ` (counted: ${s.levels.slice(1).join(", ")})` : "") +
+      `; notes: ${s.notes}`,
+  ];
+  if (s.runError !== undefined) lines.push(visible(s.runError));
+  const who = s.counted.server > 0 ? "an answer" : "a request (--fail-on-client)";
+  lines.push(
+    s.exitCode === 0
+      ? "verdict: PASS, no answer broke the contract (exit 0)"
+      : s.exitCode === 1
+        ? `verdict: FAIL, ${who} broke the contract (exit 1)`
+        : "verdict: ERROR, nothing to judge (exit 2)",
+  );
+  return lines;
+}
+
+/** Writes each report of a finished proxy run atomically; returns the lines that say so. */
+export function writeProxyReports(
+  reports: readonly { readonly format: "json" | "junit"; readonly file: string }[],
+  summary: ProxySummary,
+  exchanges: readonly ExchangeRecord[],
+): string[] {
+  return reports.map((r) => {
+    writeFileAtomic(
+      r.file,
+      r.format === "json" ? proxyJsonReport(summary, exchanges) : proxyJunitReport(summary, exchanges),
+    );
+    return `${r.format} report written to ${r.file}`;
+  });
+}

@@ -1,0 +1,178 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadContract } from "../contract/index.js";
+import { httpUpstream, send } from "../../test/proxy-helpers.js";
+import { tempDir } from "../../test/temp-dir.js";
+import { proxyConsoleReporter, proxyJsonReport, proxyJunitReport } from "./reports.js";
+import { credentialPlaces, secretsOf } from "./secrets.js";
+import { startProxy } from "./start-proxy.js";
+import type { ProxyEvent } from "./types.js";
+
+/** A contract whose one operation needs an apiKey in a header, in the query and in a cookie, all three. */
+const spec = {
+  openapi: "3.1.0",
+  info: { title: "Keys", version: "1" },
+  paths: {
+    "/things": {
+      post: {
+        operationId: "createThing",
+        security: [{ headerKey: [], queryKey: [], cookieKey: [] }],
+        requestBody: {
+          required: true,
+          content: {
+            "application/json": { schema: { type: "object", required: ["n"], properties: { n: { type: "integer" } } } },
+          },
+        },
+        responses: {
+          "200": {
+            description: "ok",
+            content: {
+              "application/json": {
+                schema: { type: "object", required: ["ok"], properties: { ok: { type: "boolean" } } },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+  components: {
+    securitySchemes: {
+      headerKey: { type: "apiKey", in: "header", name: "X-Api-Key" },
+      queryKey: { type: "apiKey", in: "query", name: "api_key" },
+      cookieKey: { type: "apiKey", in: "cookie", name: "session" },
+      unused: { type: "apiKey", in: "header", name: "X-Other-Key" },
+    },
+  },
+};
+const dir = tempDir("plantstore-proxy-keys-");
+const specFile = join(dir, "keys.json");
+writeFileSync(specFile, JSON.stringify(spec));
+const contract = await loadContract(specFile);
+
+describe("secretsOf", () => {
+  const places = credentialPlaces(contract);
+  it.each([
+    ["a bearer token", { authorization: "Bearer abc.def" }, "/things", ["abc.def"], "abc.def"],
+    ["a lower-case scheme", { authorization: "bearer xyz" }, "/things", ["xyz"], "xyz"],
+    [
+      "Basic credentials, decoded too",
+      { authorization: `Basic ${Buffer.from("ann:pw-9").toString("base64")}` },
+      "/things",
+      [Buffer.from("ann:pw-9").toString("base64"), "ann:pw-9", "pw-9"],
+      Buffer.from("ann:pw-9").toString("base64"),
+    ],
+    ["a value with no scheme", { authorization: "rawtoken" }, "/things", ["rawtoken"], "rawtoken"],
+    ["Proxy-Authorization", { "proxy-authorization": "Bearer p-1" }, "/things", ["p-1"], ""],
+    [
+      "an apiKey header, a named one unused by any operation too",
+      { "x-api-key": "hk", "x-other-key": "ok2" },
+      "/things",
+      ["hk", "ok2"],
+      "",
+    ],
+    ["an apiKey query parameter, encoded", {}, "/things?a=1&api_key=q%2Bk&b=2", ["q+k"], ""],
+    ["an apiKey cookie among others", { cookie: "theme=dark; session=ck-7; x=y" }, "/things", ["ck-7"], ""],
+  ])("finds %s", (_name, headers, target, all, primary) => {
+    const s = secretsOf(places, headers, target);
+    expect([...s.all].sort()).toEqual([...all].sort());
+    expect(s.primary).toBe(primary);
+  });
+});
+
+describe("no secret in any output", () => {
+  it("masks apiKeys (header, query, cookie) and the bearer token in console and reports", async () => {
+    const keys = { header: "hk-7f1e9a0c", query: "qk-0b9d3e55", cookie: "ck-a41c7d2e", bearer: "bt-93e0f1aa" };
+    // An upstream that echoes the whole request back, in plain text and base64, in a body that breaks the schema.
+    const upstream = await httpUpstream((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        const echo = JSON.stringify({ url: req.url, headers: req.headers, body: Buffer.concat(chunks).toString() });
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ echo, b64: Buffer.from(echo).toString("base64") }));
+      });
+    });
+    const lines: string[] = [];
+    const onConsole = proxyConsoleReporter((l) => lines.push(l), { verbose: true });
+    const proxy = await startProxy({ target: upstream.url, contract, port: 0 }, (e: ProxyEvent) => onConsole(e));
+    try {
+      const answer = await send(`${proxy.url}/things?api_key=${keys.query}`, {
+        method: "POST",
+        headers: [
+          "X-Api-Key",
+          keys.header,
+          "Cookie",
+          `session=${keys.cookie}`,
+          "Authorization",
+          `Bearer ${keys.bearer}`,
+          "Content-Type",
+          "application/json",
+        ],
+        body: JSON.stringify({ n: "not an integer", copy: Object.values(keys) }),
+      });
+      expect(answer.status).toBe(200);
+      const { summary, exchanges } = await proxy.stop();
+      expect(summary.exitCode).toBe(1);
+      expect(exchanges[0]!.findings.map((f) => `${f.side} ${f.check}`)).toEqual([
+        "client request.body",
+        "server response.schema",
+      ]);
+      const outputs = [
+        lines.join("\n"),
+        proxyJsonReport(summary, exchanges),
+        proxyJunitReport(summary, exchanges),
+      ].join("\n");
+      expect(outputs).toContain("[REDACTED]");
+      expect(outputs).toContain("${PLANTSTORE_TOKEN}");
+      for (const key of Object.values(keys)) {
+        expect(outputs).not.toContain(key);
+        expect(outputs).not.toContain(Buffer.from(key).toString("base64").slice(0, 8));
+      }
+    } finally {
+      await proxy.stop();
+      await upstream.close();
+    }
+  });
+});
+
+describe("a short or common-word token", () => {
+  it("is masked where it is the credential and where the upstream echoes it, not in the proxy's own words", async () => {
+    const upstream = await httpUpstream((req, res) => {
+      req.resume();
+      req.on("end", () =>
+        res
+          .writeHead(200, { "content-type": "application/json", "x-echo": String(req.headers.authorization) })
+          .end(JSON.stringify({ token: "plant", url: req.url })),
+      );
+    });
+    const lines: string[] = [];
+    const onConsole = proxyConsoleReporter((l) => lines.push(l), { verbose: true });
+    const proxy = await startProxy({ target: upstream.url, contract, port: 0 }, (e: ProxyEvent) => onConsole(e));
+    try {
+      await send(`${proxy.url}/things?api_key=k-1`, {
+        method: "POST",
+        headers: ["Authorization", "Bearer plant", "X-Api-Key", "plant", "Content-Type", "application/json"],
+        body: JSON.stringify({ n: "plant" }),
+      });
+      const { summary, exchanges } = await proxy.stop();
+      const e = exchanges[0]!;
+      expect(e.path).toBe("/things?api_key=[REDACTED]");
+      expect(e.curl).toContain('-H "authorization: Bearer ${PLANTSTORE_TOKEN}"');
+      expect(e.curl).toContain("/things?api_key=[REDACTED]");
+      expect(e.findings.map((f) => `${f.side} ${f.check}`)).toEqual(["client request.body", "server response.schema"]);
+      const schema = e.findings.find((f) => f.check === "response.schema")!;
+      expect(schema.received).toContain('"token":"[REDACTED]"');
+      expect(schema.message).toBe("the 200 body breaks its schema: body/ok: is required (required)");
+      const outputs = [lines.join("\n"), proxyJsonReport(summary, exchanges), proxyJunitReport(summary, exchanges)];
+      for (const out of outputs) {
+        expect(out).not.toContain("[REDACTED]STORE");
+        expect(out).not.toMatch(/(?<![A-Za-z0-9])plant(?![A-Za-z0-9])/);
+      }
+    } finally {
+      await proxy.stop();
+      await upstream.close();
+    }
+  });
+});
