@@ -119,7 +119,8 @@ async function surveyOne(doc: CorpusDocument, report: string): Promise<void> {
   let prism: RunningPrism | undefined;
   t = performance.now();
   try {
-    prism = await startPrism({ port: 0, spec: doc.file });
+    const ready = doc.slowPrism === undefined ? {} : { readyTimeoutMs: doc.slowPrism.readyTimeoutMs };
+    prism = await startPrism({ port: 0, spec: doc.file, ...ready });
     row.prism = { ok: true, ms: Math.round(performance.now() - t) };
   } catch (e) {
     row.prism = { ok: false, error: message(e), ms: Math.round(performance.now() - t) };
@@ -141,6 +142,8 @@ async function surveyOne(doc: CorpusDocument, report: string): Promise<void> {
       // The contract just loaded: the run would load the same file again.
       contract,
       noFixtures: true,
+      // A slow mock gets what a user would give it: a longer --timeout (test/corpus.ts says why).
+      ...(doc.slowPrism === undefined ? {} : { timeoutMs: doc.slowPrism.requestTimeoutMs }),
       generate: { count: Number(values.count ?? "20") },
       seed: 5n,
       ...(values.baseline === undefined ? {} : { baseline: loadBaseline(values.baseline) }),

@@ -19,6 +19,11 @@ export interface CorpusDocument {
   readonly licence: string;
   /** Where the file came from: the npm package (name@version) and path, and the upstream it was taken from. */
   readonly origin: string;
+  /**
+   * Waits longer than the defaults for a Prism mock of this document, and why: what a user running
+   * against a slow mock would pass (`--timeout`). Absent: the defaults.
+   */
+  readonly slowPrism?: { readonly readyTimeoutMs: number; readonly requestTimeoutMs: number; readonly why: string };
 }
 
 const corpusFile = (name: string): string => join(KIT_ROOT, "test", "data", "corpus", name);
@@ -154,6 +159,14 @@ export const CORPUS: readonly CorpusDocument[] = [
     operations: 54,
     licence: "MIT",
     origin: "@figma/rest-api-spec@0.43.0 openapi/openapi.yaml (figma/rest-api-spec)",
+    slowPrism: {
+      readyTimeoutMs: 300_000,
+      requestTimeoutMs: 180_000,
+      why:
+        "Prism takes over 60 s to start on it, and its first getFile answer takes 42 s or more: it compiles a " +
+        "validator for the recursive Node response schema before it answers (its own response check, which " +
+        "its CLI cannot turn off)",
+    },
   },
   {
     name: "gitea",
