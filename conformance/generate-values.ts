@@ -1,6 +1,15 @@
 import fc from "fast-check";
 import { TWO_53 } from "../src/contract/index.js";
-import { integerBounds, jsonKey, merge, NOTHING, typesOf, view, type Schema } from "./generate-schema-view.js";
+import {
+  allowedName,
+  integerBounds,
+  jsonKey,
+  merge,
+  NOTHING,
+  typesOf,
+  view,
+  type Schema,
+} from "./generate-schema-view.js";
 import { patternArb, stringArb, type Charset } from "./generate-strings.js";
 import { unsatisfiableSchema } from "./generate-unsatisfiable.js";
 
@@ -225,6 +234,10 @@ function arrayArb(doc: unknown, s: Schema, w: Walk, depth: number): fc.Arbitrary
   if (rest === false) max = Math.min(max, prefix.length);
   max = Math.min(max, depth > SHALLOW ? min : Math.max(min, 4));
   if (min > max) return fc.constant([]); // unsatisfiable: said by unsatisfiable(), refused by the contract
+  // Items no value satisfies (a closed schema whose required property only an allOf part declares):
+  // as few as the array allows, none where it may be empty.
+  if (prefix.length === 0 && min === 0 && rest !== undefined && unsatisfiableSchema(doc, rest) !== undefined)
+    return fc.constant([]);
   const item = (i: number): fc.Arbitrary<unknown> => valuesAt(doc, i < prefix.length ? prefix[i] : rest, w, depth + 1);
   const contains = s.contains === undefined ? undefined : valuesAt(doc, s.contains, w, depth + 1);
   if (s.uniqueItems === true && prefix.length === 0) {
@@ -268,6 +281,26 @@ function finiteDomain(s: Schema): unknown[] | undefined {
 function valuesAt(doc: unknown, schema: unknown, w: Walk, depth: number): fc.Arbitrary<unknown> {
   let built: fc.Arbitrary<unknown> | undefined;
   return fc.constant(null).chain(() => (built ??= arb(doc, view(doc, schema), w, depth)));
+}
+
+/** What an optional property no value satisfies draws: the property is then left out. */
+const OMITTED: unique symbol = Symbol("omitted");
+
+/**
+ * An optional property's values, as valuesAt builds them; when first drawn, a schema no value
+ * satisfies (said by unsatisfiableSchema) draws OMITTED instead, and the object leaves it out.
+ */
+function optionalAt(doc: unknown, schema: unknown, w: Walk, depth: number): fc.Arbitrary<unknown> {
+  let built: fc.Arbitrary<unknown> | undefined;
+  return fc
+    .constant(null)
+    .chain(
+      () =>
+        (built ??=
+          unsatisfiableSchema(doc, schema) !== undefined
+            ? fc.constant(OMITTED)
+            : arb(doc, view(doc, schema), w, depth)),
+    );
 }
 
 /** Whether a property is left out in this direction (readOnly in requests, writeOnly in answers). */
@@ -315,7 +348,10 @@ function objectArb(doc: unknown, s: Schema, w: Walk, depth: number): fc.Arbitrar
   };
   const omitted = (k: string): boolean => leftOut(view(doc, schemaOf(k)), w.direction);
   const required = [...new Set((s.required as string[] | undefined) ?? [])].filter((k) => !omitted(k));
-  const optional = depth > SHALLOW ? [] : Object.keys(props).filter((k) => !required.includes(k) && !omitted(k));
+  // An optional property an `additionalProperties: false` does not see (declared in an allOf part
+  // beside it) is never sent.
+  const optional =
+    depth > SHALLOW ? [] : Object.keys(props).filter((k) => !required.includes(k) && !omitted(k) && allowedName(s, k));
   const closed = s.additionalProperties === false || s.unevaluatedProperties === false;
   const minP = typeof s.minProperties === "number" ? s.minProperties : 0;
   const maxP = typeof s.maxProperties === "number" ? s.maxProperties : Infinity;
@@ -329,7 +365,8 @@ function objectArb(doc: unknown, s: Schema, w: Walk, depth: number): fc.Arbitrar
   const optionalRoom = depth === 0 ? optional.length : Math.min(optional.length, 4);
   const hi = Math.max(lo, Math.min(maxP, required.length + optionalRoom + extraCount));
   const values: Record<string, fc.Arbitrary<unknown>> = {};
-  for (const k of [...required, ...optional]) values[k] = valuesAt(doc, props[k] ?? schemaOf(k), w, depth + 1);
+  for (const k of required) values[k] = valuesAt(doc, props[k] ?? schemaOf(k), w, depth + 1);
+  for (const k of optional) values[k] = optionalAt(doc, props[k], w, depth + 1);
   const extras = extraArb(doc, s, w, depth, props, patterns, patternProperties, closed, extraCount);
   const dependent = dependencies(s);
   // Which properties first (names only), then values for those alone: a wide schema's unused
@@ -354,7 +391,8 @@ function objectArb(doc: unknown, s: Schema, w: Walk, depth: number): fc.Arbitrar
       }
       const chosen = Object.fromEntries([...keys].map((k) => [k, values[k]!]));
       return fc.tuple(fc.record(chosen), extras).map(([vals, extra]) => {
-        const out: Record<string, unknown> = { ...vals };
+        const out: Record<string, unknown> = {};
+        for (const [k, v] of Object.entries(vals)) if (v !== OMITTED) out[k] = v;
         for (const [k, v] of extra) if (Object.keys(out).length < n && !(k in out)) out[k] = v;
         return out;
       });
@@ -402,6 +440,8 @@ function extraArb(
     )
     .map(([fromPatterns, values]) =>
       // Patterned names first (a declared name among them is dropped), then made-up distinct ones.
-      [...fromPatterns, ...values.map((v, i): [string, unknown] => [names[i]!, v])].filter(([k]) => !(k in props)),
+      [...fromPatterns, ...values.map((v, i): [string, unknown] => [names[i]!, v])].filter(
+        ([k]) => !(k in props) && allowedName(s, k),
+      ),
     );
 }
