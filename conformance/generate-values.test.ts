@@ -411,3 +411,29 @@ describe("schemas of real documents that refused every built value", () => {
     for (const v of values) expect(accepted(op, v), stringifyExact(v)).toBe(true);
   });
 });
+
+describe("a oneOf without a discriminator whose branches overlap", () => {
+  // ShipEngine's carrier settings: closed branches of optional properties only, so `{}` matches
+  // every one of them and oneOf refuses it. Each branch's values carry a property the others do not allow.
+  const branches = {
+    Barcode: {
+      type: "object",
+      additionalProperties: false,
+      properties: { include_barcode: { type: "boolean" }, email_on_manifest: { type: "boolean" } },
+    },
+    Buyer: { type: "object", additionalProperties: false, properties: { email: { type: "string", minLength: 1 } } },
+  };
+  for (const dialect of ["3.0.3", "3.1.0"] as const)
+    it(`builds values that match exactly one branch (${dialect})`, () => {
+      const { op, values } = draw(
+        dialect,
+        { oneOf: [{ $ref: "#/components/schemas/Barcode" }, { $ref: "#/components/schemas/Buyer" }] },
+        60,
+        branches,
+      );
+      for (const v of values) expect(accepted(op, v), stringifyExact(v)).toBe(true);
+      // Both branches are drawn.
+      expect(values.some((v) => "email" in (v as object))).toBe(true);
+      expect(values.some((v) => "include_barcode" in (v as object) || "email_on_manifest" in (v as object))).toBe(true);
+    });
+});

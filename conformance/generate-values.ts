@@ -105,7 +105,7 @@ function typedArb(doc: unknown, s: Schema, type: string, w: Walk, depth: number)
 function unionArb(doc: unknown, s: Schema, w: Walk, depth: number): fc.Arbitrary<unknown> {
   const key = Array.isArray(s.oneOf) ? "oneOf" : "anyOf";
   const { [key]: raw, discriminator, ...rest } = s;
-  const branches: fc.Arbitrary<unknown>[] = [];
+  const all: Schema[] = [];
   for (const branch of raw as unknown[]) {
     let merged = view(doc, { allOf: [rest, branch] });
     const name = discriminatorValue(discriminator, branch);
@@ -113,10 +113,45 @@ function unionArb(doc: unknown, s: Schema, w: Walk, depth: number): fc.Arbitrary
       const property = (discriminator as Schema).propertyName as string;
       merged = merge({ properties: { [property]: { const: name } }, required: [property] }, merged);
     }
+    // The branch as written too: a closed schema's rule on its allOf parts is lost once they are merged.
     if (merged === NOTHING || unsatisfiableSchema(doc, merged) !== undefined) continue;
-    branches.push(valuesAt(doc, merged, { ...w, inUnion: w.inUnion || key === "oneOf" }, depth + 1));
+    if (unsatisfiableSchema(doc, branch) !== undefined) continue;
+    all.push(merged);
   }
+  const distinct = key === "oneOf" && discriminator === undefined ? all.map((b) => distinguished(doc, b, all, w)) : all;
+  const branches = distinct.map((b) => valuesAt(doc, b, { ...w, inUnion: w.inUnion || key === "oneOf" }, depth + 1));
   return branches.length === 0 ? fc.constant(null) : fc.oneof(...branches);
+}
+
+/**
+ * A oneOf branch without a discriminator, made to carry what sets it apart: for each other branch
+ * closed by `additionalProperties: false`, a property this branch declares and that one does not
+ * allow becomes required, so a value of this branch never matches that one too (an object of
+ * optional properties only is otherwise often `{}`, which every such branch accepts). What is not
+ * set apart this way is left to the contract, which refuses a value two branches match.
+ */
+function distinguished(doc: unknown, branch: Schema, all: readonly Schema[], w: Walk): Schema {
+  const types = typesOf(branch);
+  if (types !== undefined && !types.includes("object")) return branch;
+  const props = (branch.properties ?? {}) as Schema;
+  const required = new Set((branch.required as string[] | undefined) ?? []);
+  const usable = Object.keys(props).filter(
+    (k) =>
+      allowedName(branch, k) &&
+      !leftOut(view(doc, props[k]), w.direction) &&
+      unsatisfiableSchema(doc, props[k]) === undefined,
+  );
+  const added: string[] = [];
+  for (const other of all) {
+    if (other === branch) continue;
+    const otherTypes = typesOf(other);
+    if (otherTypes !== undefined && !otherTypes.includes("object")) continue;
+    // Already set apart: a property this branch requires that the other does not allow.
+    if ([...required, ...added].some((k) => !allowedName(other, k))) continue;
+    const apart = usable.find((k) => !allowedName(other, k));
+    if (apart !== undefined) added.push(apart);
+  }
+  return added.length === 0 ? branch : merge({ required: added }, branch);
 }
 
 /** The discriminator value naming a branch: a `mapping` key whose target is its $ref, else its component name. */
