@@ -159,6 +159,9 @@ function mutations(doc: unknown, schema: unknown, body: Record<string, unknown>)
  * the answer is the contract's. Bounded by count; a form with no acceptable body among them counts
  * as breakable, for the run to say what it could build.
  */
+/** Mutations of a form body judged to learn whether any rule of it can be broken. */
+const FORM_PROBES = 50;
+
 export function bodyRulesBreakable(op: CompiledOperation, doc: unknown): boolean {
   const type = bodyMediaType(op)?.toLowerCase();
   if (type === undefined) return false;
@@ -169,16 +172,17 @@ export function bodyRulesBreakable(op: CompiledOperation, doc: unknown): boolean
   if (type !== FORM && type !== MULTIPART) return all.length > 0;
   if (all.some((m) => m.keyword === "required")) return true;
   if (all.length === 0) return false;
-  let based = false;
+  // Budgeted by count, like the run: the first accepted body is the base, and at most FORM_PROBES of
+  // its mutations are judged (a form of hundreds of text fields, Twilio's, otherwise cost minutes).
   for (const v of fc.sample(valueArb(doc, schema, 0, bodyContext(op)), { numRuns: 10, seed: 1 })) {
     if (typeof v !== "object" || v === null || Array.isArray(v) || !verdict(op, encodeBody(op, v))) continue;
-    based = true;
-    for (const m of mutations(doc, schema, v as Record<string, unknown>)) {
+    for (const m of mutations(doc, schema, v as Record<string, unknown>).slice(0, FORM_PROBES)) {
       const text = encodeBody(op, m.body);
       if (text !== undefined && refusedAt(judge(op, text), m.at, m.keyword)) return true;
     }
+    return false;
   }
-  return !based;
+  return true; // no accepted base to learn from: the case is planned, and says so if none is built
 }
 
 /** A form field that cannot be read as its schema's type (acceptability.ts says `style` or `json`): a type refusal. */
