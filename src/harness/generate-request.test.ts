@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkRequest, compileContract } from "../contract/index.js";
 import fc from "fast-check";
 import { negativeBodies, positiveBodies, valueArb } from "./generate.js";
-import { generatable, negativesPossible, positiveRequests, producerFor } from "./generate-request.js";
+import { generatable, negativeRequests, negativesPossible, positiveRequests, producerFor } from "./generate-request.js";
+import { generatedCasesOf } from "./selection.js";
 import { runConformance } from "./run.js";
 
 // A contract whose server picks the ids (readOnly in the create's answer), with a patterned query
@@ -300,5 +301,67 @@ describe("negatives of a parameter whose only rule is a format the contract does
     const c = compileContract(doc, "formats.json");
     expect(negativesPossible(c.operation("getVariable")!)).toBe(false);
     expect(negativesPossible(c.operation("getDay")!)).toBe(true);
+  });
+});
+
+describe("negatives of a body with no rule a request can break", () => {
+  // ReadMe's createAPI (multipart fields without types, none required) and Twilio's CreateAccount (a
+  // urlencoded string field): every form value is text, so no field can be broken, and no negative
+  // case is planned (before, the case was planned and ended as an error no candidate could fix).
+  const form = (type: string, schema: unknown, operationId: string) => ({
+    post: {
+      operationId,
+      requestBody: { content: { [type]: { schema } } },
+      responses: { "200": { description: "ok" } },
+    },
+  });
+  const doc = {
+    openapi: "3.1.0",
+    info: { title: "t", version: "1" },
+    paths: {
+      "/untyped": form(
+        "multipart/form-data",
+        { type: "object", additionalProperties: false, properties: { schema: {}, url: {} } },
+        "untypedParts",
+      ),
+      "/strings": form(
+        "application/x-www-form-urlencoded",
+        { type: "object", properties: { FriendlyName: { type: "string" } } },
+        "stringField",
+      ),
+      "/count": form(
+        "application/x-www-form-urlencoded",
+        { type: "object", properties: { count: { type: "integer" } } },
+        "integerField",
+      ),
+      "/required": form(
+        "application/x-www-form-urlencoded",
+        { type: "object", required: ["name"], properties: { name: { type: "string" } } },
+        "requiredField",
+      ),
+      "/json": form(
+        "application/json",
+        { type: "object", properties: { FriendlyName: { type: "string" } } },
+        "jsonString",
+      ),
+    },
+  };
+  const c = compileContract(doc, "forms.json");
+  const negatives = (id: string) =>
+    fc.sample(negativeRequests(c, c.operation(id)!, { fresh: new Map() }), { numRuns: 50, seed: 1 });
+
+  it("are not planned for form fields that take any text", () => {
+    for (const id of ["untypedParts", "stringField"]) {
+      expect(negativesPossible(c.operation(id)!, c.document)).toBe(false);
+      expect(generatedCasesOf(c.operation(id)!, c.document).map((g) => g.kind)).toEqual(["positive"]);
+      expect(negatives(id).every((r) => r === null)).toBe(true);
+    }
+  });
+
+  it("are planned, and built, where a field can be broken (a number, a required one) or the body is JSON", () => {
+    for (const id of ["integerField", "requiredField", "jsonString"]) {
+      expect(negativesPossible(c.operation(id)!, c.document)).toBe(true);
+      expect(negatives(id).some((r) => r !== null)).toBe(true);
+    }
   });
 });

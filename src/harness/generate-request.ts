@@ -12,6 +12,7 @@ import {
   patternArb,
   bodyContentType,
   bodyMediaType,
+  bodyRulesBreakable,
   minimalBody,
   negativeBodies,
   positiveBodies,
@@ -167,12 +168,15 @@ function parameterMutations(p: CompiledParameter): { value: unknown; reason: str
 }
 
 /**
- * Whether any request can break a rule of the operation that the generator knows how to break: a JSON
- * body, or a parameter with a type, format, range, enum, length or presence to break. An operation
- * whose parameters take any string has none, and gets no negative case (not an empty one).
+ * Whether any request can break a rule of the operation that the generator knows how to break: a body
+ * with a required property or a type to break (see bodyRulesBreakable; without the document, any
+ * body counts), or a parameter with a type, format, range, enum, length or presence to break. An
+ * operation with none (its parameters and form fields take any string) gets no negative case, not
+ * one that can never be built.
  */
-export function negativesPossible(op: CompiledOperation): boolean {
-  return bodyMediaType(op) !== undefined || op.parameters.some((p) => parameterMutations(p).length > 0);
+export function negativesPossible(op: CompiledOperation, doc?: unknown): boolean {
+  const body = doc === undefined ? bodyMediaType(op) !== undefined : bodyRulesBreakable(op, doc);
+  return body || op.parameters.some((p) => parameterMutations(p).length > 0);
 }
 
 const SAMPLE_SECRETS = { token: "sample-token", wrongToken: "sample-wrong" };

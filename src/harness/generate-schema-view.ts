@@ -101,10 +101,52 @@ export const jsonKey = canonical;
 const LOWER = ["minLength", "minItems", "minProperties", "minimum", "exclusiveMinimum", "minContains"];
 const UPPER = ["maxLength", "maxItems", "maxProperties", "maximum", "exclusiveMaximum", "maxContains"];
 
+/** The names one `additionalProperties: false` allows: the properties declared beside it, and its patterns'. */
+interface Closed {
+  readonly names: readonly string[];
+  readonly patterns: readonly string[];
+}
+
+/**
+ * The `additionalProperties: false` keywords a merged schema holds, each with the names it allows: such
+ * a keyword sees only the properties beside it (JSON Schema 2020-12 section 10.3.2.3), not those an
+ * allOf merged in, so merging must not widen what it allows.
+ */
+const CLOSED: unique symbol = Symbol("closed by additionalProperties: false");
+
+function closedOf(s: Schema): readonly Closed[] {
+  const carried = (s as { [CLOSED]?: readonly Closed[] })[CLOSED];
+  if (carried !== undefined) return carried;
+  if (s.additionalProperties !== false) return [];
+  return [
+    {
+      names: Object.keys((s.properties ?? {}) as Schema),
+      patterns: Object.keys((s.patternProperties ?? {}) as Schema),
+    },
+  ];
+}
+
+/** Whether every `additionalProperties: false` of a (merged) schema allows a property of this name. */
+export function allowedName(s: Schema, name: string): boolean {
+  return closedOf(s).every(
+    (c) =>
+      c.names.includes(name) ||
+      c.patterns.some((p) => {
+        try {
+          return new RegExp(p, "u").test(name);
+        } catch {
+          return false;
+        }
+      }),
+  );
+}
+
 /** Both schemas at once (allOf of two), as one schema; constraints it cannot combine are kept from `a`. */
 export function merge(a: Schema, b: Schema): Schema {
   if (a === NOTHING || b === NOTHING) return NOTHING;
   const out: Schema = { ...b, ...a };
+  const closed = [...closedOf(a), ...closedOf(b)];
+  if (closed.length > 0) (out as { [CLOSED]?: readonly Closed[] })[CLOSED] = closed;
   const ta = typesOf(a);
   const tb = typesOf(b);
   if (ta !== undefined && tb !== undefined) {

@@ -243,11 +243,15 @@ export function narrowPattern(pattern: string, min: number, max: number): string
 /** Strings matching a `pattern` (ECMA-262 with the u flag, as Ajv reads it), or undefined. */
 export function patternArb(pattern: unknown): fc.Arbitrary<string> | undefined {
   if (typeof pattern !== "string") return undefined;
-  try {
-    return fc.stringMatching(new RegExp(pattern, "u"));
-  } catch {
-    return undefined; // a pattern fast-check cannot generate from: candidates are checked anyway
-  }
+  // As the contract reads a pattern: with the `u` flag, else (an escape such as `\:` is an error in
+  // Unicode mode, DigitalOcean's tag names) without it.
+  for (const flags of ["u", ""])
+    try {
+      return fc.stringMatching(new RegExp(pattern, flags));
+    } catch {
+      // the next reading, else none
+    }
+  return undefined; // a pattern fast-check cannot generate from: candidates are checked anyway
 }
 
 /** How many matching strings are drawn for a pattern with lengths it cannot narrow: the first that fits is kept. */

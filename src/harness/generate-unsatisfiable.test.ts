@@ -91,6 +91,42 @@ describe("schemas no value satisfies are said, with the pointer of the rule", ()
     expect(found).toEqual({ pointer: "/components/schemas/Tag", reason: expect.stringMatching(/minLength 9/) });
   });
 
+  it("a closed schema whose required properties only an allOf part declares (additionalProperties sees its siblings only)", () => {
+    const components = {
+      Partial: { type: "object", additionalProperties: false, properties: { name: { type: "string" } } },
+      Address: {
+        type: "object",
+        required: ["name"],
+        additionalProperties: false,
+        allOf: [{ $ref: "#/components/schemas/Partial" }],
+      },
+    };
+    expect(at({ $ref: "#/components/schemas/Address" }, components)).toEqual({
+      pointer: "/components/schemas/Address/additionalProperties",
+      reason: expect.stringMatching(/property name is required, but additionalProperties false here sees only/),
+    });
+    // Nested in a required property, the pointer still names the closed schema.
+    const nested = at(
+      { type: "object", required: ["to"], properties: { to: { $ref: "#/components/schemas/Address" } } },
+      components,
+    );
+    expect(nested?.pointer).toBe("/components/schemas/Address/additionalProperties");
+    // The same parts, open at the top (the part's own additionalProperties sees its own properties): satisfiable.
+    expect(
+      at({ type: "object", required: ["name"], allOf: [{ $ref: "#/components/schemas/Partial" }] }, components),
+    ).toBeUndefined();
+    // Declared beside the keyword, or matched by a pattern beside it: satisfiable.
+    expect(
+      at({
+        type: "object",
+        required: ["name", "x-tag"],
+        additionalProperties: false,
+        properties: { name: {} },
+        patternProperties: { "^x-": {} },
+      }),
+    ).toBeUndefined();
+  });
+
   it("ends on a self-referencing schema", () => {
     const found = at(
       { $ref: "#/components/schemas/Node" },

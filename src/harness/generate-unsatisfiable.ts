@@ -102,6 +102,10 @@ function check(
         };
     }
   }
+  if (types !== undefined && types.length > 0 && types.every((t) => t === "object")) {
+    const closed = closedAgainst(doc, node, here, s, direction);
+    if (closed !== undefined) return closed;
+  }
   if (may("array") && types?.length === 1 && typeof s.minItems === "number" && s.minItems > 0) {
     const items = Array.isArray(s.prefixItems) ? undefined : s.items;
     if (items !== undefined && !Array.isArray(items)) {
@@ -110,6 +114,70 @@ function check(
     }
   }
   return undefined;
+}
+
+/**
+ * A required property that an `additionalProperties: false` forbids: that keyword sees only the
+ * properties declared beside it (JSON Schema 2020-12 section 10.3.2.3), not those of the allOf parts
+ * around it or within it. `{additionalProperties: false, allOf: [{$ref: address}]}` with a required
+ * property of `address` accepts no object.
+ */
+function closedAgainst(
+  doc: unknown,
+  node: Schema,
+  here: string,
+  s: Schema,
+  direction: "request" | "response",
+): Unsatisfiable | undefined {
+  const required = (s.required as string[] | undefined) ?? [];
+  if (required.length === 0) return undefined;
+  const props = (s.properties ?? {}) as Schema;
+  const sent = required.filter((r) => {
+    if (!(r in props)) return true;
+    const p = view(doc, props[r]);
+    return !(direction === "request" ? p.readOnly === true : p.writeOnly === true);
+  });
+  for (const part of ownParts(doc, node, here, 0)) {
+    if (part.schema.additionalProperties !== false) continue;
+    const own = (part.schema.properties ?? {}) as Schema;
+    const patterns = Object.keys((part.schema.patternProperties ?? {}) as Schema);
+    const r = sent.find((name) => !(name in own) && !patterns.some((p) => matches(p, name)));
+    if (r !== undefined)
+      return {
+        pointer: `${part.pointer}/additionalProperties`,
+        reason: `property ${r} is required, but additionalProperties false here sees only the properties declared beside it, and they do not include it`,
+      };
+  }
+  return undefined;
+}
+
+/** The schema and its allOf parts, each with its own keywords (not merged), local $refs followed. */
+function ownParts(doc: unknown, raw: unknown, pointer: string, depth: number): { schema: Schema; pointer: string }[] {
+  if (typeof raw !== "object" || raw === null || depth > 8) return [];
+  let node = raw as Schema;
+  let here = pointer;
+  const out: { schema: Schema; pointer: string }[] = [];
+  for (let hops = 0; typeof node.$ref === "string" && node.$ref.startsWith("#") && hops < 32; hops++) {
+    const { $ref, ...siblings } = node;
+    // The siblings of a $ref are a schema of their own beside its target (as Ajv evaluates them).
+    if (Object.keys(siblings).length > 0) out.push({ schema: siblings, pointer: here });
+    here = decode(($ref as string).slice(1));
+    const target = resolvePointer(doc, here);
+    if (typeof target !== "object" || target === null) return out;
+    node = target as Schema;
+  }
+  out.push({ schema: node, pointer: here });
+  if (Array.isArray(node.allOf))
+    for (const [i, part] of node.allOf.entries()) out.push(...ownParts(doc, part, `${here}/allOf/${i}`, depth + 1));
+  return out;
+}
+
+function matches(pattern: string, name: string): boolean {
+  try {
+    return new RegExp(pattern, "u").test(name);
+  } catch {
+    return false;
+  }
 }
 
 /** Where (relative to the node) the declaration of a required property sits: the node itself or an allOf part. */

@@ -358,3 +358,82 @@ describe("unions, discriminators, extra properties, readOnly", () => {
     expect(answer.some((v) => "secret" in (v as Json))).toBe(false);
   });
 });
+
+describe("schemas of real documents that refused every built value", () => {
+  // ShipEngine: `additionalProperties: false` beside an allOf sees only the properties beside it,
+  // so a property the allOf part declares is not allowed there (JSON Schema 2020-12 section 10.3.2.3).
+  const Partial = {
+    type: "object",
+    additionalProperties: false,
+    properties: { name: { type: "string", minLength: 1 }, phone: { type: "string" } },
+  };
+  const Address = {
+    type: "object",
+    required: ["name"],
+    additionalProperties: false,
+    allOf: [{ $ref: "#/components/schemas/Partial" }],
+  };
+  const schemas = { Partial, Address };
+
+  for (const dialect of ["3.0.3", "3.1.0"] as const) {
+    it(`leaves out optional properties a closed schema does not see (${dialect})`, () => {
+      const { op, values } = draw(
+        dialect,
+        { type: "object", additionalProperties: false, allOf: [{ $ref: "#/components/schemas/Partial" }] },
+        40,
+        schemas,
+      );
+      for (const v of values) expect(accepted(op, v), stringifyExact(v)).toBe(true);
+    });
+
+    it(`leaves out an optional property, and array items, no value satisfies (${dialect})`, () => {
+      const { op, values } = draw(
+        dialect,
+        {
+          type: "object",
+          properties: {
+            to: { $ref: "#/components/schemas/Address" },
+            copies: { type: "array", items: { $ref: "#/components/schemas/Address" } },
+            note: { type: "string" },
+          },
+        },
+        40,
+        schemas,
+      );
+      for (const v of values) expect(accepted(op, v), stringifyExact(v)).toBe(true);
+      expect(values.some((v) => Object.keys(v as object).length > 0)).toBe(true);
+    });
+  }
+
+  it("reads a pattern as the contract does: without the u flag where it is no Unicode pattern", () => {
+    // DigitalOcean's tag names: `\:` is an error in a Unicode regular expression.
+    const { op, values } = draw("3.0.3", { type: "string", maxLength: 255, pattern: "^[a-zA-Z0-9_\\-\\:]+$" });
+    for (const v of values) expect(accepted(op, v), stringifyExact(v)).toBe(true);
+  });
+});
+
+describe("a oneOf without a discriminator whose branches overlap", () => {
+  // ShipEngine's carrier settings: closed branches of optional properties only, so `{}` matches
+  // every one of them and oneOf refuses it. Each branch's values carry a property the others do not allow.
+  const branches = {
+    Barcode: {
+      type: "object",
+      additionalProperties: false,
+      properties: { include_barcode: { type: "boolean" }, email_on_manifest: { type: "boolean" } },
+    },
+    Buyer: { type: "object", additionalProperties: false, properties: { email: { type: "string", minLength: 1 } } },
+  };
+  for (const dialect of ["3.0.3", "3.1.0"] as const)
+    it(`builds values that match exactly one branch (${dialect})`, () => {
+      const { op, values } = draw(
+        dialect,
+        { oneOf: [{ $ref: "#/components/schemas/Barcode" }, { $ref: "#/components/schemas/Buyer" }] },
+        60,
+        branches,
+      );
+      for (const v of values) expect(accepted(op, v), stringifyExact(v)).toBe(true);
+      // Both branches are drawn.
+      expect(values.some((v) => "email" in (v as object))).toBe(true);
+      expect(values.some((v) => "include_barcode" in (v as object) || "email_on_manifest" in (v as object))).toBe(true);
+    });
+});

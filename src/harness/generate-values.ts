@@ -1,6 +1,15 @@
 import fc from "fast-check";
 import { TWO_53 } from "../contract/index.js";
-import { integerBounds, jsonKey, merge, NOTHING, typesOf, view, type Schema } from "./generate-schema-view.js";
+import {
+  allowedName,
+  integerBounds,
+  jsonKey,
+  merge,
+  NOTHING,
+  typesOf,
+  view,
+  type Schema,
+} from "./generate-schema-view.js";
 import { patternArb, stringArb, type Charset } from "./generate-strings.js";
 import { unsatisfiableSchema } from "./generate-unsatisfiable.js";
 
@@ -96,7 +105,7 @@ function typedArb(doc: unknown, s: Schema, type: string, w: Walk, depth: number)
 function unionArb(doc: unknown, s: Schema, w: Walk, depth: number): fc.Arbitrary<unknown> {
   const key = Array.isArray(s.oneOf) ? "oneOf" : "anyOf";
   const { [key]: raw, discriminator, ...rest } = s;
-  const branches: fc.Arbitrary<unknown>[] = [];
+  const all: Schema[] = [];
   for (const branch of raw as unknown[]) {
     let merged = view(doc, { allOf: [rest, branch] });
     const name = discriminatorValue(discriminator, branch);
@@ -104,10 +113,45 @@ function unionArb(doc: unknown, s: Schema, w: Walk, depth: number): fc.Arbitrary
       const property = (discriminator as Schema).propertyName as string;
       merged = merge({ properties: { [property]: { const: name } }, required: [property] }, merged);
     }
+    // The branch as written too: a closed schema's rule on its allOf parts is lost once they are merged.
     if (merged === NOTHING || unsatisfiableSchema(doc, merged) !== undefined) continue;
-    branches.push(valuesAt(doc, merged, { ...w, inUnion: w.inUnion || key === "oneOf" }, depth + 1));
+    if (unsatisfiableSchema(doc, branch) !== undefined) continue;
+    all.push(merged);
   }
+  const distinct = key === "oneOf" && discriminator === undefined ? all.map((b) => distinguished(doc, b, all, w)) : all;
+  const branches = distinct.map((b) => valuesAt(doc, b, { ...w, inUnion: w.inUnion || key === "oneOf" }, depth + 1));
   return branches.length === 0 ? fc.constant(null) : fc.oneof(...branches);
+}
+
+/**
+ * A oneOf branch without a discriminator, made to carry what sets it apart: for each other branch
+ * closed by `additionalProperties: false`, a property this branch declares and that one does not
+ * allow becomes required, so a value of this branch never matches that one too (an object of
+ * optional properties only is otherwise often `{}`, which every such branch accepts). What is not
+ * set apart this way is left to the contract, which refuses a value two branches match.
+ */
+function distinguished(doc: unknown, branch: Schema, all: readonly Schema[], w: Walk): Schema {
+  const types = typesOf(branch);
+  if (types !== undefined && !types.includes("object")) return branch;
+  const props = (branch.properties ?? {}) as Schema;
+  const required = new Set((branch.required as string[] | undefined) ?? []);
+  const usable = Object.keys(props).filter(
+    (k) =>
+      allowedName(branch, k) &&
+      !leftOut(view(doc, props[k]), w.direction) &&
+      unsatisfiableSchema(doc, props[k]) === undefined,
+  );
+  const added: string[] = [];
+  for (const other of all) {
+    if (other === branch) continue;
+    const otherTypes = typesOf(other);
+    if (otherTypes !== undefined && !otherTypes.includes("object")) continue;
+    // Already set apart: a property this branch requires that the other does not allow.
+    if ([...required, ...added].some((k) => !allowedName(other, k))) continue;
+    const apart = usable.find((k) => !allowedName(other, k));
+    if (apart !== undefined) added.push(apart);
+  }
+  return added.length === 0 ? branch : merge({ required: added }, branch);
 }
 
 /** The discriminator value naming a branch: a `mapping` key whose target is its $ref, else its component name. */
@@ -225,6 +269,10 @@ function arrayArb(doc: unknown, s: Schema, w: Walk, depth: number): fc.Arbitrary
   if (rest === false) max = Math.min(max, prefix.length);
   max = Math.min(max, depth > SHALLOW ? min : Math.max(min, 4));
   if (min > max) return fc.constant([]); // unsatisfiable: said by unsatisfiable(), refused by the contract
+  // Items no value satisfies (a closed schema whose required property only an allOf part declares):
+  // as few as the array allows, none where it may be empty.
+  if (prefix.length === 0 && min === 0 && rest !== undefined && unsatisfiableSchema(doc, rest) !== undefined)
+    return fc.constant([]);
   const item = (i: number): fc.Arbitrary<unknown> => valuesAt(doc, i < prefix.length ? prefix[i] : rest, w, depth + 1);
   const contains = s.contains === undefined ? undefined : valuesAt(doc, s.contains, w, depth + 1);
   if (s.uniqueItems === true && prefix.length === 0) {
@@ -268,6 +316,26 @@ function finiteDomain(s: Schema): unknown[] | undefined {
 function valuesAt(doc: unknown, schema: unknown, w: Walk, depth: number): fc.Arbitrary<unknown> {
   let built: fc.Arbitrary<unknown> | undefined;
   return fc.constant(null).chain(() => (built ??= arb(doc, view(doc, schema), w, depth)));
+}
+
+/** What an optional property no value satisfies draws: the property is then left out. */
+const OMITTED: unique symbol = Symbol("omitted");
+
+/**
+ * An optional property's values, as valuesAt builds them; when first drawn, a schema no value
+ * satisfies (said by unsatisfiableSchema) draws OMITTED instead, and the object leaves it out.
+ */
+function optionalAt(doc: unknown, schema: unknown, w: Walk, depth: number): fc.Arbitrary<unknown> {
+  let built: fc.Arbitrary<unknown> | undefined;
+  return fc
+    .constant(null)
+    .chain(
+      () =>
+        (built ??=
+          unsatisfiableSchema(doc, schema) !== undefined
+            ? fc.constant(OMITTED)
+            : arb(doc, view(doc, schema), w, depth)),
+    );
 }
 
 /** Whether a property is left out in this direction (readOnly in requests, writeOnly in answers). */
@@ -315,7 +383,10 @@ function objectArb(doc: unknown, s: Schema, w: Walk, depth: number): fc.Arbitrar
   };
   const omitted = (k: string): boolean => leftOut(view(doc, schemaOf(k)), w.direction);
   const required = [...new Set((s.required as string[] | undefined) ?? [])].filter((k) => !omitted(k));
-  const optional = depth > SHALLOW ? [] : Object.keys(props).filter((k) => !required.includes(k) && !omitted(k));
+  // An optional property an `additionalProperties: false` does not see (declared in an allOf part
+  // beside it) is never sent.
+  const optional =
+    depth > SHALLOW ? [] : Object.keys(props).filter((k) => !required.includes(k) && !omitted(k) && allowedName(s, k));
   const closed = s.additionalProperties === false || s.unevaluatedProperties === false;
   const minP = typeof s.minProperties === "number" ? s.minProperties : 0;
   const maxP = typeof s.maxProperties === "number" ? s.maxProperties : Infinity;
@@ -329,7 +400,8 @@ function objectArb(doc: unknown, s: Schema, w: Walk, depth: number): fc.Arbitrar
   const optionalRoom = depth === 0 ? optional.length : Math.min(optional.length, 4);
   const hi = Math.max(lo, Math.min(maxP, required.length + optionalRoom + extraCount));
   const values: Record<string, fc.Arbitrary<unknown>> = {};
-  for (const k of [...required, ...optional]) values[k] = valuesAt(doc, props[k] ?? schemaOf(k), w, depth + 1);
+  for (const k of required) values[k] = valuesAt(doc, props[k] ?? schemaOf(k), w, depth + 1);
+  for (const k of optional) values[k] = optionalAt(doc, props[k], w, depth + 1);
   const extras = extraArb(doc, s, w, depth, props, patterns, patternProperties, closed, extraCount);
   const dependent = dependencies(s);
   // Which properties first (names only), then values for those alone: a wide schema's unused
@@ -354,7 +426,8 @@ function objectArb(doc: unknown, s: Schema, w: Walk, depth: number): fc.Arbitrar
       }
       const chosen = Object.fromEntries([...keys].map((k) => [k, values[k]!]));
       return fc.tuple(fc.record(chosen), extras).map(([vals, extra]) => {
-        const out: Record<string, unknown> = { ...vals };
+        const out: Record<string, unknown> = {};
+        for (const [k, v] of Object.entries(vals)) if (v !== OMITTED) out[k] = v;
         for (const [k, v] of extra) if (Object.keys(out).length < n && !(k in out)) out[k] = v;
         return out;
       });
@@ -402,6 +475,8 @@ function extraArb(
     )
     .map(([fromPatterns, values]) =>
       // Patterned names first (a declared name among them is dropped), then made-up distinct ones.
-      [...fromPatterns, ...values.map((v, i): [string, unknown] => [names[i]!, v])].filter(([k]) => !(k in props)),
+      [...fromPatterns, ...values.map((v, i): [string, unknown] => [names[i]!, v])].filter(
+        ([k]) => !(k in props) && allowedName(s, k),
+      ),
     );
 }

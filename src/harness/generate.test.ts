@@ -262,6 +262,7 @@ describe("generation on other specs never hangs, crashes or passes on nothing", 
     ["a string body", { type: "string" }],
     ["a union of scalars", { oneOf: [{ type: "string" }, { type: "integer" }] }],
     ["a self-referencing schema", { $ref: "#/components/schemas/Node" }],
+    // No rule to break: no negative case is planned, and the one positive case passes.
     ["an empty schema", {}],
   ])(
     "%s: ends within --max-time, with a verdict",
@@ -279,9 +280,11 @@ describe("generation on other specs never hangs, crashes or passes on nothing", 
         });
         expect(Date.now() - started).toBeLessThan(20_000);
         // Either judged (this server accepts everything, so negatives fail), or an error saying why not.
-        expect(results).toHaveLength(2);
+        const breakable = Object.keys(schema).length > 0;
+        expect(results).toHaveLength(breakable ? 2 : 1);
         for (const r of results) expect(["pass", "fail", "error"]).toContain(r.outcome);
-        expect(summary.exitCode).not.toBe(0);
+        if (breakable) expect(summary.exitCode).not.toBe(0);
+        else expect(results[0]).toMatchObject({ fixture: "generated-positive-createThing", outcome: "pass" });
       } finally {
         await target.close();
       }

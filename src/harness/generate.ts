@@ -151,6 +151,40 @@ function mutations(doc: unknown, schema: unknown, body: Record<string, unknown>)
   return out;
 }
 
+/**
+ * Whether a body of the operation has a rule the negative generator can break (see mutations): a
+ * required property to leave out, a property or body of a type to get wrong. A form carries text and
+ * is always an object, so whether a wrong type reaches the server as one depends on the field (any
+ * text is a string): for a form, a few bodies drawn from a fixed seed are mutated and judged, and
+ * the answer is the contract's. Bounded by count; a form with no acceptable body among them counts
+ * as breakable, for the run to say what it could build.
+ */
+/** Mutations of a form body judged to learn whether any rule of it can be broken. */
+const FORM_PROBES = 50;
+
+export function bodyRulesBreakable(op: CompiledOperation, doc: unknown): boolean {
+  const type = bodyMediaType(op)?.toLowerCase();
+  if (type === undefined) return false;
+  const schema = schemaOf(op, doc);
+  const s = flatten(doc, schema);
+  const skeleton = Object.fromEntries(((s.required as string[] | undefined) ?? []).map((r) => [r, null]));
+  const all = mutations(doc, schema, skeleton);
+  if (type !== FORM && type !== MULTIPART) return all.length > 0;
+  if (all.some((m) => m.keyword === "required")) return true;
+  if (all.length === 0) return false;
+  // Budgeted by count, like the run: the first accepted body is the base, and at most FORM_PROBES of
+  // its mutations are judged (a form of hundreds of text fields, Twilio's, otherwise cost minutes).
+  for (const v of fc.sample(valueArb(doc, schema, 0, bodyContext(op)), { numRuns: 10, seed: 1 })) {
+    if (typeof v !== "object" || v === null || Array.isArray(v) || !verdict(op, encodeBody(op, v))) continue;
+    for (const m of mutations(doc, schema, v as Record<string, unknown>).slice(0, FORM_PROBES)) {
+      const text = encodeBody(op, m.body);
+      if (text !== undefined && refusedAt(judge(op, text), m.at, m.keyword)) return true;
+    }
+    return false;
+  }
+  return true; // no accepted base to learn from: the case is planned, and says so if none is built
+}
+
 /** A form field that cannot be read as its schema's type (acceptability.ts says `style` or `json`): a type refusal. */
 const unread = (v: { keyword: string }): boolean => v.keyword === "style" || v.keyword === "json";
 

@@ -339,8 +339,7 @@ async function polarityCase(
     const error = `stopped at the time limit (--max-time) after judging ${judged} of ${ctx.options.count} requests`;
     result = { ...base, description: summary, outcome: "error", steps: [], error };
   } else if (judged === 0) {
-    const error = "cannot generate requests for this operation: every candidate was refused by the contract";
-    result = { ...base, description: summary, outcome: "error", steps: [], error };
+    result = { ...base, description: summary, outcome: "error", steps: [], error: unbuilt(ctx, op, polarity) };
   } else {
     result = {
       ...base,
@@ -351,6 +350,24 @@ async function polarityCase(
     };
   }
   return { result: finish(result), interrupted: details.interrupted };
+}
+
+/**
+ * Why no request of a case could be built: for a negative, whether the generator found no valid
+ * request to break (as for the positive case) or broke rules only in ways the contract did not
+ * refuse for that rule alone. Said plainly: the case could not be judged, and nobody is to blame.
+ */
+function unbuilt(ctx: Ctx, op: CompiledOperation, polarity: "positive" | "negative"): string {
+  const every = "cannot generate requests for this operation: every candidate was refused by the contract";
+  if (polarity === "positive") return `${every} (the generator built no value its schemas accept)`;
+  // The valid requests the negative ones start from, drawn as many as one judged request may skip.
+  const bases = fc.sample(positiveRequests(ctx.contract, op, ctx.generator), {
+    numRuns: GENERATION_BUDGET.skipsPerJudged,
+    seed: Number(BigInt.asUintN(31, ctx.seed)),
+  });
+  return bases.every((b) => b === null)
+    ? `${every} (no valid request could be built to break a rule of)`
+    : `${every} (each rule the generator broke was still accepted, or refused along with another rule)`;
 }
 
 /** Parameter values as JSON can hold them: integers beyond 2^53 as their digits (serialised the same). */

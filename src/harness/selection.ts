@@ -29,9 +29,9 @@ export const generatedCaseId = (kind: GeneratedKind, op: CompiledOperation): str
   `generated-${kind}-${op.operationId}`;
 
 /** The cases --generate makes for an operation: a positive one, a negative one where a rule can be broken, an auth one where credentials are required. */
-export function generatedCasesOf(op: CompiledOperation): GeneratedCase[] {
+export function generatedCasesOf(op: CompiledOperation, doc?: unknown): GeneratedCase[] {
   const kinds: GeneratedKind[] = ["positive"];
-  if (negativesPossible(op)) kinds.push("negative");
+  if (negativesPossible(op, doc)) kinds.push("negative");
   if (op.authRequired) kinds.push("auth");
   return kinds.map((kind) => ({ id: generatedCaseId(kind, op), operation: op, kind }));
 }
@@ -59,7 +59,7 @@ export function planCases(contract: Contract, options: RunOptions): CasePlan {
   const loaded = noFixtures ? [] : loadFixtures(options.fixtures ?? DEFAULT_FIXTURES, contract);
   const candidates =
     options.generate === undefined ? [] : contract.operations.filter((op) => generatable(op, contract.document).ok);
-  const allGenerated = candidates.flatMap(generatedCasesOf);
+  const allGenerated = candidates.flatMap((op) => generatedCasesOf(op, contract.document));
   if (loaded.length === 0 && allGenerated.length === 0) {
     throw new KitError(
       "PS_USAGE",
