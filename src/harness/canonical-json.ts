@@ -60,7 +60,7 @@ export function canonicalJson(value: unknown): string {
         next.push({
           kind: "value",
           value: record[k],
-          pointer: `${pointer}/${k.replace(/~/g, "~0").replace(/\//g, "~1")}`,
+          pointer: `${pointer}/${escapePointer(k)}`,
         });
       });
       next.push({ kind: "text", text: "}" });
