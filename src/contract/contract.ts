@@ -345,22 +345,7 @@ function compileOperation(
       headers: compileHeaders(c, response),
     });
   }
-  const ownSecurity = Array.isArray(o.security);
-  const rawSecurity = (ownSecurity ? o.security : (c.doc.security ?? [])) as Json[];
-  const security = rawSecurity.map((requirement) =>
-    Object.keys(requirement).map((name) => {
-      const known = typeof schemes.value === "object" && schemes.value !== null && Object.hasOwn(schemes.value, name);
-      const s = (known ? (deref(c, `${schemes.pointer}/${escapePointer(name)}`).value ?? {}) : {}) as Json;
-      return {
-        name,
-        type: String(s.type ?? ""),
-        scheme: typeof s.scheme === "string" ? s.scheme.toLowerCase() : undefined,
-        in: typeof s.in === "string" ? s.in : undefined,
-        paramName: typeof s.name === "string" ? s.name : undefined,
-      };
-    }),
-  );
-  const pointerOfSecurity = ownSecurity ? `${pointer}/security` : Array.isArray(c.doc.security) ? "/security" : pointer;
+  const { security, pointerOfSecurity } = compileSecurity(c, schemes, o, pointer);
   const { regex, names } = compilePathTemplate(pathTemplate);
   const mediaTypeCache = new Map<string, MediaTypeEntry | null>();
   return Object.freeze({
@@ -404,6 +389,32 @@ function compileOperation(
       return hit ?? undefined;
     },
   });
+}
+
+/** An operation's security requirements (its own, else the document's), each scheme resolved by name. */
+function compileSecurity(
+  c: Compiler,
+  schemes: Located,
+  o: Json,
+  pointer: string,
+): Pick<CompiledOperation, "security" | "pointerOfSecurity"> {
+  const ownSecurity = Array.isArray(o.security);
+  const rawSecurity = (ownSecurity ? o.security : (c.doc.security ?? [])) as Json[];
+  const security = rawSecurity.map((requirement) =>
+    Object.keys(requirement).map((name) => {
+      const known = typeof schemes.value === "object" && schemes.value !== null && Object.hasOwn(schemes.value, name);
+      const s = (known ? (deref(c, `${schemes.pointer}/${escapePointer(name)}`).value ?? {}) : {}) as Json;
+      return {
+        name,
+        type: String(s.type ?? ""),
+        scheme: typeof s.scheme === "string" ? s.scheme.toLowerCase() : undefined,
+        in: typeof s.in === "string" ? s.in : undefined,
+        paramName: typeof s.name === "string" ? s.name : undefined,
+      };
+    }),
+  );
+  const pointerOfSecurity = ownSecurity ? `${pointer}/security` : Array.isArray(c.doc.security) ? "/security" : pointer;
+  return { security, pointerOfSecurity };
 }
 
 /** The `parameters` of a path item or an operation (`owner` lives at `ownerPointer`). */
