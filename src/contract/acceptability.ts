@@ -10,17 +10,9 @@ import type {
   CompiledResponse,
   MediaTypeEntry,
 } from "./contract.js";
-import {
-  parseCookie,
-  parseHeader,
-  parsePath,
-  parseQuery,
-  splitQuery,
-  styleOfCompiled,
-  type QueryPairs,
-  type ParameterStyle,
-  type ParsedParameter,
-} from "./parameters.js";
+import { parseCookie, parseHeader, parsePath, parseQuery, splitQuery, type QueryPairs } from "./parameter-parse.js";
+import type { ParsedParameter } from "./parameter-read.js";
+import { styleOfCompiled, type ParameterStyle } from "./parameter-style.js";
 import { NO_EXACT, parseJsonExact, type ExactNumbers } from "./exact-json.js";
 import { matchMediaType, parseMediaType } from "./media-type.js";
 import { describeViolation, type Violation } from "./violations.js";

@@ -7,7 +7,8 @@ import { createAjv, dialectOf, type SchemaDialect } from "./ajv.js";
 import { prepareAjvDocuments, subschemas, type AjvDocuments, type ContractNote } from "./ajv-document.js";
 import { analyseNumber } from "./exact-json.js";
 import { escapePointer, resolvePointer, safeDecode } from "./json-pointer.js";
-import { shapeOfSchema, type ParameterLocation, type ParameterStyle, type ValueShape } from "./parameters.js";
+import { shapeOfSchema, type ValueShape } from "./parameter-shape.js";
+import type { ParameterLocation, ParameterStyle } from "./parameter-style.js";
 import { matchMediaType } from "./media-type.js";
 import { createRouter, type Route } from "./routing.js";
 import { fromAjvErrors, type Violation } from "./violations.js";
@@ -73,7 +74,7 @@ export interface CompiledParameter {
   readonly schema: unknown;
   /** For a `content`-typed parameter: its one media type and that media type's schema. */
   readonly content?: ParameterContent;
-  /** What the value is, by its schema, for reading it from the wire (parameters.ts). */
+  /** What the value is, by its schema, for reading it from the wire (parameter-shape.ts). */
   readonly shape: ValueShape;
   /**
    * Validates a value already deserialised (a string, number, array or object as the schema wants).
@@ -97,7 +98,7 @@ export interface CompiledHeader {
   /** The header's schema, its top `$ref`s followed; undefined with `content`. */
   readonly schema: unknown;
   readonly content?: ParameterContent;
-  /** What the value is, by its schema, for reading it from the wire (parameters.ts). */
+  /** What the value is, by its schema, for reading it from the wire (parameter-shape.ts). */
   readonly shape: ValueShape;
   /** Validates a value already deserialised, as CompiledParameter.validate; located as `header/<name>`. */
   readonly validate: Validator;
@@ -146,7 +147,7 @@ export interface CompiledOperation {
   /** The operation's `security`, else the document's, else (no security anywhere) the operation. */
   readonly pointerOfSecurity: string;
   matchPath(path: string): Readonly<Record<string, string>> | undefined;
-  /** As matchPath, the values still percent-encoded (as parameters.ts reads them by their style). */
+  /** As matchPath, the values still percent-encoded (as parameter-parse.ts reads them by their style). */
   matchRawPath(path: string): Readonly<Record<string, string>> | undefined;
   /** The response the spec documents for a status: exact code, then `2XX`-style range, then default. */
   responseFor(status: number): CompiledResponse | undefined;
@@ -344,22 +345,7 @@ function compileOperation(
       headers: compileHeaders(c, response),
     });
   }
-  const ownSecurity = Array.isArray(o.security);
-  const rawSecurity = (ownSecurity ? o.security : (c.doc.security ?? [])) as Json[];
-  const security = rawSecurity.map((requirement) =>
-    Object.keys(requirement).map((name) => {
-      const known = typeof schemes.value === "object" && schemes.value !== null && Object.hasOwn(schemes.value, name);
-      const s = (known ? (deref(c, `${schemes.pointer}/${escapePointer(name)}`).value ?? {}) : {}) as Json;
-      return {
-        name,
-        type: String(s.type ?? ""),
-        scheme: typeof s.scheme === "string" ? s.scheme.toLowerCase() : undefined,
-        in: typeof s.in === "string" ? s.in : undefined,
-        paramName: typeof s.name === "string" ? s.name : undefined,
-      };
-    }),
-  );
-  const pointerOfSecurity = ownSecurity ? `${pointer}/security` : Array.isArray(c.doc.security) ? "/security" : pointer;
+  const { security, pointerOfSecurity } = compileSecurity(c, schemes, o, pointer);
   const { regex, names } = compilePathTemplate(pathTemplate);
   const mediaTypeCache = new Map<string, MediaTypeEntry | null>();
   return Object.freeze({
@@ -403,6 +389,32 @@ function compileOperation(
       return hit ?? undefined;
     },
   });
+}
+
+/** An operation's security requirements (its own, else the document's), each scheme resolved by name. */
+function compileSecurity(
+  c: Compiler,
+  schemes: Located,
+  o: Json,
+  pointer: string,
+): Pick<CompiledOperation, "security" | "pointerOfSecurity"> {
+  const ownSecurity = Array.isArray(o.security);
+  const rawSecurity = (ownSecurity ? o.security : (c.doc.security ?? [])) as Json[];
+  const security = rawSecurity.map((requirement) =>
+    Object.keys(requirement).map((name) => {
+      const known = typeof schemes.value === "object" && schemes.value !== null && Object.hasOwn(schemes.value, name);
+      const s = (known ? (deref(c, `${schemes.pointer}/${escapePointer(name)}`).value ?? {}) : {}) as Json;
+      return {
+        name,
+        type: String(s.type ?? ""),
+        scheme: typeof s.scheme === "string" ? s.scheme.toLowerCase() : undefined,
+        in: typeof s.in === "string" ? s.in : undefined,
+        paramName: typeof s.name === "string" ? s.name : undefined,
+      };
+    }),
+  );
+  const pointerOfSecurity = ownSecurity ? `${pointer}/security` : Array.isArray(c.doc.security) ? "/security" : pointer;
+  return { security, pointerOfSecurity };
 }
 
 /** The `parameters` of a path item or an operation (`owner` lives at `ownerPointer`). */

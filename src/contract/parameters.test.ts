@@ -2,26 +2,18 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createAjv } from "./ajv.js";
 import { canonicalInteger } from "./exact-json.js";
+import { parseCookie, parseHeader, parsePath, parseQuery, splitCookies, splitQuery } from "./parameter-parse.js";
+import type { ParsedParameter } from "./parameter-read.js";
 import {
   buildQueryString,
   isFieldValue,
-  parameterStyle,
-  parseCookie,
-  parseHeader,
-  parsePath,
-  parseQuery,
   serializeCookie,
   serializeHeader,
   serializePath,
   serializeQuery,
-  shapeOfSchema,
-  splitCookies,
-  splitQuery,
-  type ParameterLocation,
-  type ParameterStyle,
-  type ParsedParameter,
-  type ValueShape,
-} from "./parameters.js";
+} from "./parameter-serialize.js";
+import { shapeOfSchema, type ValueShape } from "./parameter-shape.js";
+import { parameterStyle, type ParameterLocation, type ParameterStyle } from "./parameter-style.js";
 
 const param = (
   location: ParameterLocation,

@@ -51,29 +51,18 @@ export { fromAjvErrors, describeViolation } from "./violations.js";
 export type { Violation } from "./violations.js";
 export { checkedFormats, createAjv, dialectOf } from "./ajv.js";
 export type { SchemaDialect } from "./ajv.js";
+export { parameterStyle, styleOfCompiled } from "./parameter-style.js";
+export type { ParameterObjectLike, ParameterStyle } from "./parameter-style.js";
 export {
   buildQueryString,
   isFieldValue,
-  parameterStyle,
-  parseCookie,
-  parseHeader,
-  parsePath,
-  parseQuery,
   serializeCookie,
   serializeHeader,
   serializePath,
   serializeQuery,
-  shapeOfSchema,
-  styleOfCompiled,
-  splitCookies,
-  splitQuery,
-} from "./parameters.js";
-export type {
-  CookiePairs,
-  JsonType,
-  ParameterObjectLike,
-  ParameterStyle,
-  ParsedParameter,
-  QueryPairs,
-  ValueShape,
-} from "./parameters.js";
+} from "./parameter-serialize.js";
+export { shapeOfSchema } from "./parameter-shape.js";
+export type { JsonType, ValueShape } from "./parameter-shape.js";
+export { parseCookie, parseHeader, parsePath, parseQuery, splitCookies, splitQuery } from "./parameter-parse.js";
+export type { CookiePairs, QueryPairs } from "./parameter-parse.js";
+export type { ParsedParameter } from "./parameter-read.js";

@@ -21,21 +21,15 @@ export { checkWritable, writeReports, writeErrorReports } from "./reporters/file
 export type { ReportFile } from "./reporters/files.js";
 export { createRedactor, MASK, WHOLE_TOKEN_BELOW } from "./redact.js";
 export type { Redactor } from "./redact.js";
-export {
-  buildCertificate,
-  canonicalJson,
-  certificateLines,
-  describeBaseline,
-  describeContract,
-  describeFixtures,
-  hmacKey,
-  publicKeyFromPem,
-  signatureMeaning,
-  signingKeyFromPem,
-  verifyCertificate,
-  writeCertificate,
-} from "./certificate.js";
-export type { Certificate, CertificateInput, SigningKey, VerifyOptions, VerifyResult } from "./certificate.js";
+export { buildCertificate, writeCertificate } from "./certificate.js";
+export type { Certificate, CertificateInput } from "./certificate.js";
+export { canonicalJson } from "./canonical-json.js";
+export { describeBaseline, describeContract, describeFixtures } from "./certificate-inputs.js";
+export { hmacKey, publicKeyFromPem, signingKeyFromPem } from "./certificate-keys.js";
+export type { SigningKey } from "./certificate-keys.js";
+export { certificateLines, signatureMeaning } from "./certificate-lines.js";
+export { verifyCertificate } from "./certificate-verify.js";
+export type { VerifyOptions, VerifyResult } from "./certificate-verify.js";
 export {
   CREDENTIAL_KINDS,
   NEAR_MISS_KINDS,
