@@ -5,7 +5,7 @@ import { KIT_ERRORS, KitError } from "./errors.js";
 import { KIT_ROOT } from "./paths.js";
 import { ERROR_ANSWERS, errorAnswer } from "./server/error-answers.js";
 
-const readme = readFileSync(join(KIT_ROOT, "README.md"), "utf8");
+const readme = readFileSync(join(KIT_ROOT, "docs", "errors.md"), "utf8");
 /** Rows of README tables whose first cell is a `PS_...` code: code -> the other cells. */
 const readmeRows = new Map(
   [...readme.matchAll(/^\| `(PS_[A-Z0-9_]+)` \|(.*)\|$/gm)].map((m) => [
@@ -14,7 +14,7 @@ const readmeRows = new Map(
   ]),
 );
 
-describe("error tables match the README", () => {
+describe("error tables match docs/errors.md", () => {
   it.each(Object.entries(ERROR_ANSWERS))("wire answer %s is listed with status %s", (code, { status }) => {
     expect(readmeRows.get(code)?.[0]).toBe(String(status));
   });
@@ -23,7 +23,7 @@ describe("error tables match the README", () => {
     expect(readmeRows.get(code)?.[0]).toContain(message);
   });
 
-  it("the README lists no code the tables do not have", () => {
+  it("docs/errors.md lists no code the tables do not have", () => {
     const known = new Set([...Object.keys(ERROR_ANSWERS), ...Object.keys(KIT_ERRORS)]);
     expect([...readmeRows.keys()].filter((c) => !known.has(c))).toEqual([]);
   });

@@ -1,7 +1,7 @@
 /**
  * Errors the kit raises when it cannot do its work (a bad flag, an unreadable spec, a malformed
  * fixture). Callers match on `code`, never on message text; every code is in this table and in the
- * README's list (errors.test.ts keeps the two together).
+ * list in docs/errors.md (errors.test.ts keeps the two together).
  */
 export const KIT_ERRORS = {
   PS_USAGE: "the command line is not valid",

@@ -62,7 +62,7 @@ describe("the packed kit installed in an empty project with npm ci --omit=dev", 
   it("ships what it needs and nothing of the repo's own", async () => {
     const kit = join(consumer, "node_modules", "plantstore-kit");
     const top = readdirSync(kit).sort();
-    expect(top).toEqual(["LICENSE", "README.md", "conformance", "dist", "fixtures", "package.json", "spec"]);
+    expect(top).toEqual(["LICENSE", "README.md", "conformance", "dist", "docs", "fixtures", "package.json", "spec"]);
     expect(readdirSync(join(kit, "dist")).sort()).toEqual(["browser", "src"]);
     expect(readdirSync(join(kit, "dist", "browser"))).toEqual(["plantstore-handler.js"]);
     expect(readdirSync(join(kit, "conformance")).sort()).toEqual(["baselines", "fixture.schema.json"]);

@@ -1,8 +1,8 @@
 /**
  * Every error answer the reference server puts on the wire, in one table. Each is a JSON body of
  * the contract's Error shape ({ error: int32, message: string }, both required), plus `code`, a
- * stable string clients can match on. The contract documents only 400; the README lists which of
- * the others it leaves open. error-answers.test.ts checks this table against the README.
+ * stable string clients can match on. The contract documents only 400; docs/errors.md lists which of
+ * the others it leaves open. error-answers.test.ts checks this table against docs/errors.md.
  */
 export const ERROR_ANSWERS = {
   PS_MALFORMED_HTTP: { status: 400, message: "the request is not valid HTTP/1.1" },
