@@ -1,5 +1,7 @@
 import { resolve } from "node:path";
-import { loadContract } from "../contract/index.js";
+import { loadContract, type Contract } from "../contract/index.js";
+import { DEFAULT_SPEC } from "../paths.js";
+import { shellQuote } from "../shell.js";
 import { KitError } from "../errors.js";
 import { startPrism } from "../mock/prism.js";
 import { DEFAULT_HTTP_OPTIONS, DEV_TOKEN } from "../server/index.js";
@@ -76,7 +78,9 @@ export async function mock(argv: string[], io: Io): Promise<number> {
     throw new KitError("PS_USAGE", "--seed only applies with --dynamic");
   // The spec is read and checked first, so a missing or invalid one is one line, as in conformance.
   const spec = values.spec === undefined ? undefined : resolve(values.spec);
-  if (spec !== undefined) await loadContract(spec);
+  const contract = spec === undefined ? undefined : await loadContract(spec);
+  // Another document than the kit's: the banner names it, and the line to try is one of its own operations.
+  const other = contract !== undefined && spec !== DEFAULT_SPEC ? contract : undefined;
   const ready = readyFile(values["ready-file"]);
   const signalled = io.signal; // listen from now on, so a Ctrl-C during start-up still stops Prism cleanly
   const prism = await startPrism({
@@ -88,10 +92,11 @@ export async function mock(argv: string[], io: Io): Promise<number> {
     onOutput: (line) => io.err(`[prism] ${line}`),
   });
   io.out(
-    `Prism mock of the Plant Store listening on ${prism.url} (${values.dynamic ? `dynamic answers${values.seed === undefined ? "" : `, seed ${values.seed}`}` : "static examples"})`,
+    `Prism mock of ${other === undefined ? "the Plant Store" : JSON.stringify(other.title)} listening on ${prism.url} (${values.dynamic ? `dynamic answers${values.seed === undefined ? "" : `, seed ${values.seed}`}` : "static examples"})`,
   );
-  io.out("Any bearer token is accepted. Try it:");
-  io.out(`  ${createPlantCurl(prism.url, DEV_TOKEN)}`);
+  const tryIt = other === undefined ? createPlantCurl(prism.url, DEV_TOKEN) : plainGet(other, prism.url);
+  io.out(`Any bearer token is accepted.${tryIt === undefined ? "" : " Try it:"}`);
+  if (tryIt !== undefined) io.out(`  ${tryIt}`);
   ready?.ready(prism.url);
   const outcome = await Promise.race([signalled.then((s) => ({ signal: s })), prism.exited.then((code) => ({ code }))]);
   if ("code" in outcome) {
@@ -103,4 +108,12 @@ export async function mock(argv: string[], io: Io): Promise<number> {
   ready?.remove();
   io.out("stopped");
   return 0;
+}
+
+/** A curl of the document's first GET without path parameters or credentials, if it has one. */
+function plainGet(contract: Contract, url: string): string | undefined {
+  const op = contract.operations.find(
+    (o) => o.method.toLowerCase() === "get" && !o.pathTemplate.includes("{") && !o.authRequired,
+  );
+  return op === undefined ? undefined : `curl -sS ${shellQuote(`${url}${op.pathTemplate}`)}`;
 }
