@@ -132,6 +132,20 @@ describe.each(COMMANDS.map((c) => [c.command, c] as const))("the flag table of %
   });
 });
 
+describe("no flag outside the tables", () => {
+  it("only args.ts calls parseArgs, and each command parses with its own table", () => {
+    const dir = join(KIT_ROOT, "src", "cli");
+    const read = (name: string): string => readFileSync(join(dir, name), "utf8");
+    for (const spec of COMMANDS) {
+      const text = read(`${spec.command}.ts`);
+      expect(text, spec.command).not.toMatch(/\bparseArgs\(/);
+      expect(text, spec.command).toContain(`parseFlags(`);
+      expect(text, spec.command).toMatch(new RegExp(`parseFlags\\([^)]*\\b${spec.command.toUpperCase()}\\.flags\\b`));
+    }
+    expect(read("main.ts")).not.toMatch(/\bparseArgs\(/);
+  });
+});
+
 describe("fast start", () => {
   /** Runtime imports (not `import type`, not `import()`) of a source file. */
   function staticImports(file: string): string[] {
