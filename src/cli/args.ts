@@ -1,21 +1,108 @@
 import { resolve } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { KitError } from "../errors.js";
+import type { Flag, FlagTable, FlagValues } from "./flags.js";
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 
-/** parseArgs, strict, with every mistake turned into a PS_USAGE error naming the flag. */
-export function parseFlags<O extends Options>(
-  argv: string[],
-  options: O,
-  allowPositionals = false,
-): ReturnType<typeof parseArgs<{ args: string[]; options: O; strict: true; allowPositionals: boolean }>> {
+/** The node:util parseArgs options of a flag table: each flag, and its aliases, as a string or a boolean. */
+export function parseArgsOptions(table: FlagTable): Options {
+  const options: Options = {};
+  for (const [name, flag] of Object.entries(table)) {
+    const option = {
+      type: flag.type === "boolean" ? ("boolean" as const) : ("string" as const),
+      ...(flag.multiple ? { multiple: true } : {}),
+    };
+    options[name] = flag.short === undefined ? option : { ...option, short: flag.short };
+    for (const alias of flag.aliases ?? []) options[alias] = option;
+  }
+  return options;
+}
+
+export interface ParseFlagsOptions {
+  /** Where a flag's environment variable is read (io.env); none: variables are not read. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly allowPositionals?: boolean;
+  /**
+   * Integer flags checked when first read rather than at once, so a command can read them where it
+   * handles their errors (conformance writes them into its reports).
+   */
+  readonly lazyIntegers?: boolean;
+}
+
+/**
+ * Parses a command line by its flag table: strict (an unknown flag or a missing value is a PS_USAGE
+ * error naming it), then each flag from the command line, else from its environment variable, else
+ * its default; integers checked against their bounds, lists split on commas.
+ */
+export function parseFlags<T extends FlagTable>(
+  argv: readonly string[],
+  table: T,
+  options: ParseFlagsOptions = {},
+): { values: FlagValues<T>; positionals: string[] } {
+  // An integer flag that may go without its value (--generate [N]) gets the value it means when bare.
+  const args = argv.flatMap((a, i) => {
+    const flag = a.startsWith("--") ? table[a.slice(2)] : undefined;
+    return flag?.bare !== undefined && !/^\d+$/.test(argv[i + 1] ?? "") ? [a, String(flag.bare)] : [a];
+  });
+  let parsed: ReturnType<typeof parseArgs>;
   try {
-    return parseArgs({ args: argv, options, strict: true, allowPositionals });
+    parsed = parseArgs({
+      args,
+      options: parseArgsOptions(table),
+      strict: true,
+      allowPositionals: options.allowPositionals === true,
+    });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     throw new KitError("PS_USAGE", `${message.split("\n").join(" ")} (see --help)`);
   }
+  const given = parsed.values as Record<string, string | boolean | (string | boolean)[] | undefined>;
+  const values: Record<string, unknown> = {};
+  // With --help nothing else is read, so a bad value beside it does not hide the help.
+  const lazy = options.lazyIntegers === true || given.help === true;
+  for (const [name, flag] of Object.entries(table)) {
+    const read = (): unknown => flagValue(name, flag, given, options.env);
+    if (flag.type === "integer" && lazy) {
+      let value: { v: unknown } | undefined;
+      Object.defineProperty(values, name, {
+        enumerable: true,
+        get: () => (value ??= { v: read() }).v,
+      });
+    } else values[name] = read();
+  }
+  return { values: values as FlagValues<T>, positionals: parsed.positionals };
+}
+
+/** One flag's value: from the command line (its own name first, then its aliases), its variable, or its default. */
+function flagValue(
+  name: string,
+  flag: Flag,
+  given: Record<string, string | boolean | (string | boolean)[] | undefined>,
+  env: Readonly<Record<string, string | undefined>> | undefined,
+): unknown {
+  const names = [name, ...(flag.aliases ?? [])];
+  if (flag.type === "boolean")
+    return names.some((n) => given[n] === true || (Array.isArray(given[n]) && given[n].length > 0));
+  const fromArgs = flag.multiple
+    ? names.flatMap((n) => (given[n] as string[] | undefined) ?? [])
+    : names.map((n) => given[n] as string | undefined).find((v) => v !== undefined);
+  const fromEnv = flag.env === undefined ? undefined : env?.[flag.env];
+  const hasArgs = flag.multiple ? (fromArgs as string[]).length > 0 : fromArgs !== undefined;
+  if (!hasArgs && fromEnv === undefined) {
+    return Array.isArray(flag.default) ? [...flag.default] : flag.default;
+  }
+  if (flag.type === "integer") {
+    // An error names the flag, or the variable when the value came from it.
+    const [min, max] = [flag.min ?? Number.MIN_SAFE_INTEGER, flag.max ?? Number.MAX_SAFE_INTEGER];
+    return hasArgs
+      ? integerFlag(name, fromArgs as string, 0, min, max)
+      : integerFlag(flag.env!, fromEnv, 0, min, max, "");
+  }
+  // A variable of a list or a repeatable flag is comma-separated; a list flag's values are too.
+  if (!hasArgs) return flag.type === "list" || flag.multiple ? envList(fromEnv) : fromEnv;
+  if (flag.type === "list") return (flag.multiple ? (fromArgs as string[]) : [fromArgs as string]).flatMap(envList);
+  return fromArgs;
 }
 
 /** Reads an integer flag (or, with prefix "", an environment variable) within bounds; the error names it. */

@@ -18,51 +18,67 @@ import type { Contract } from "../contract/index.js";
 import { KitError } from "../errors.js";
 import { DEFAULT_FIXTURES } from "../paths.js";
 import { parseFlags } from "./args.js";
+import { helpText, type CommandFlags } from "./flags.js";
 import type { Io } from "./io.js";
 
 export const CERTIFICATE_KEY_VARIABLE = "PLANTSTORE_CERTIFICATE_KEY";
 
-export const CERTIFICATE_HELP = `Usage: plantstore certificate verify FILE [--spec FILE] [--fixtures DIR] [--baseline FILE] [--public-key FILE]
+const verify = "VerifyOptions";
 
-Checks a certificate written by "plantstore conformance --certificate FILE": that it was not edited
+/** \`plantstore certificate verify\`: its flags, its --help and its rows of docs/flags.md. */
+export const CERTIFICATE = {
+  command: "certificate",
+  usage: "certificate verify FILE [--spec FILE] [--fixtures DIR] [--baseline FILE] [--public-key FILE]",
+  description: `Checks a certificate written by "plantstore conformance --certificate FILE": that it was not edited
 since it was signed, and that the inputs given are the ones it states. Exit 0 says the certificate is
-intact and matches; the verdict of the run it certifies is printed ("verdict of the run").
-
-Options:
-  --spec FILE         the contract the run must have used (compared by the sha256 of its canonical
-                      JSON: re-formatting, re-ordering or converting YAML to JSON keeps it)
-  --fixtures DIR      the fixture folder the run must have used
-  --baseline FILE     the baseline the run must have used
-  --public-key FILE   the signer's Ed25519 public key (PEM), for a certificate signed with Ed25519
-  (env ${CERTIFICATE_KEY_VARIABLE})
-                      the shared key, for a certificate signed with HMAC-SHA256; never printed
+intact and matches; the verdict of the run it certifies is printed ("verdict of the run").`,
+  flags: {
+    spec: {
+      type: "string",
+      value: "FILE",
+      help: "the contract the run must have used",
+      more: "Compared by the sha256 of its canonical JSON: re-formatting, re-ordering or converting YAML to JSON keeps it.",
+      option: `${verify}.spec`,
+    },
+    fixtures: {
+      type: "string",
+      value: "DIR",
+      help: "the fixture folder the run must have used",
+      option: `${verify}.fixtures`,
+    },
+    baseline: {
+      type: "string",
+      value: "FILE",
+      help: "the baseline the run must have used",
+      option: `${verify}.baseline`,
+    },
+    "public-key": {
+      type: "string",
+      value: "FILE",
+      help: "the signer's Ed25519 public key (PEM), for a certificate signed with Ed25519",
+      option: `${verify}.publicKey`,
+    },
+    help: { type: "boolean", short: "h", help: "show this help", option: null },
+  },
+  footer: `Environment: ${CERTIFICATE_KEY_VARIABLE}, the shared key, for a certificate signed with HMAC-SHA256; never printed.
 
 Exit codes: 0 intact and matching; 1 edited, signed by another key, or an input does not match (each
 problem on a line of its own, naming the field); 2 cannot be read (no such file, not JSON, not a
-certificate), or signed with a key that was not given.`;
+certificate), or signed with a key that was not given.`,
+} as const satisfies CommandFlags;
 
 /** `plantstore certificate verify FILE ...`. */
 export async function certificate(argv: string[], io: Io): Promise<number> {
   const [sub, ...rest] = argv;
   if (sub === undefined || sub === "--help" || sub === "-h" || sub === "help") {
-    io.out(CERTIFICATE_HELP);
+    io.out(helpText(CERTIFICATE));
     return sub === undefined ? 2 : 0;
   }
   if (sub !== "verify")
     throw new KitError("PS_USAGE", `unknown subcommand ${JSON.stringify(sub)} (verify; see --help)`);
-  const { values, positionals } = parseFlags(
-    rest,
-    {
-      spec: { type: "string" },
-      fixtures: { type: "string" },
-      baseline: { type: "string" },
-      "public-key": { type: "string" },
-      help: { type: "boolean", short: "h" },
-    },
-    true,
-  );
+  const { values, positionals } = parseFlags(rest, CERTIFICATE.flags, { allowPositionals: true });
   if (values.help) {
-    io.out(CERTIFICATE_HELP);
+    io.out(helpText(CERTIFICATE));
     return 0;
   }
   if (positionals.length !== 1) {

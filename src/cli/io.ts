@@ -27,8 +27,13 @@ export function processIo(): Io {
 }
 
 /** Waits for a signal, then runs the shutdown and reports it. */
-export async function onShutdown(io: Io, what: string, stop: () => Promise<void>): Promise<void> {
-  const signal = await io.signal;
+export async function onShutdown(
+  signalled: Promise<string>,
+  io: Io,
+  what: string,
+  stop: () => Promise<void>,
+): Promise<void> {
+  const signal = await signalled;
   io.out(`${signal} received: stopping ${what}`);
   await stop();
   io.out("stopped");

@@ -3,7 +3,6 @@ import { join } from "node:path";
 import { KitError } from "../errors.js";
 import { KIT_ROOT } from "../paths.js";
 import type { Io } from "./io.js";
-import { serve } from "./serve.js";
 
 const HELP = `Usage: plantstore <command> [options]
 
@@ -19,8 +18,10 @@ Exit codes: 0 pass, 1 contract violations found, 2 could not run (bad flag, spec
 
 type Command = (argv: string[], io: Io) => Promise<number>;
 
+// Each command is loaded only once its name is read: --version and --help load no Ajv, contract or
+// harness, and a command loads only what it needs (docs/startup.md has the figures).
 const COMMANDS: Record<string, () => Promise<Command>> = {
-  serve: async () => serve,
+  serve: async () => (await import("./serve.js")).serve,
   conformance: async () => (await import("./conformance.js")).conformance,
   mock: async () => (await import("./mock.js")).mock,
   proxy: async () => (await import("./proxy.js")).proxy,

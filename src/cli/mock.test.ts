@@ -5,6 +5,7 @@ import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { runCli, spawnCli, stopSpawned, type Spawned } from "../../test/process.js";
 import { tempDir } from "../../test/temp-dir.js";
+import { KIT_ROOT } from "../paths.js";
 
 const sh = promisify(execFile);
 let running: Spawned | undefined;
@@ -60,6 +61,32 @@ describe("plantstore mock (the real Prism)", () => {
     expect(prism.length).toBe(1);
     running.child.kill("SIGKILL");
     await running.exited;
+    expect(await gone(prism)).toBe(true);
+  }, 90_000);
+
+  it("another --spec: the banner and the curl to try are its own; --ready-file; SIGTERM stops Prism too", async () => {
+    const { existsSync, readFileSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    const file = join(tempDir("plantstore-mock-ready-"), "mock.url");
+    const spec = join(KIT_ROOT, "test", "data", "oai-examples", "v3.0", "petstore.yaml");
+    running = spawnCli(["mock", "--port", "0", "--spec", spec, "--ready-file", file]);
+    const [, url] = await running.waitFor(
+      /^Prism mock of "Swagger Petstore" listening on (http:\/\/127\.0\.0\.1:\d+) \(static examples\)$/m,
+      60_000,
+    );
+    const [curl] = await running.waitFor(/^ {2}curl .*$/m);
+    expect(curl.trim()).toBe(`curl -sS ${url}/pets`);
+    expect(running.stdout()).not.toContain("/plants");
+    const { stdout } = await sh("sh", ["-c", `${curl.trim()} -o /dev/null -w '%{http_code}'`]);
+    expect(stdout).toBe("200");
+    const until = Date.now() + 10_000;
+    while (!existsSync(file) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    expect(readFileSync(file, "utf8")).toBe(`${url}\n`);
+    const prism = childrenOf(running.child.pid!);
+    running.child.kill("SIGTERM");
+    expect(await running.exited).toBe(0);
+    expect(running.stdout()).toContain("SIGTERM received: stopping Prism");
+    expect(existsSync(file)).toBe(false);
     expect(await gone(prism)).toBe(true);
   }, 90_000);
 

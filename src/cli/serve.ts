@@ -1,76 +1,141 @@
 import { DEFAULT_HTTP_OPTIONS, DEFAULT_MAX_PLANTS, DEV_TOKEN, startReferenceServer } from "../server/index.js";
 import { shellQuote } from "../shell.js";
-import { envList, integerFlag, parseFlags } from "./args.js";
+import { parseFlags } from "./args.js";
+import { helpText, type CommandFlags } from "./flags.js";
 import { onShutdown, type Io } from "./io.js";
+import { readyFile } from "./ready.js";
 
-export const SERVE_HELP = `Usage: plantstore serve [options]
+const server = "ReferenceServerConfig";
 
-Starts the in-memory reference implementation of the Plant Store on loopback.
-
-Options:
-  --host HOST          address to bind (env PLANTSTORE_HOST; default 127.0.0.1)
-  --port PORT          port to bind, 0 for any free port (env PLANTSTORE_PORT; default 4010)
-  --token TOKEN        a bearer token to accept; repeat for several (env PLANTSTORE_TOKENS,
-                       comma-separated). Without one, the development token "${DEV_TOKEN}" is accepted.
-  --cors-origin ORIGIN a browser origin allowed to call the server; repeat for several
-                       (env PLANTSTORE_CORS_ORIGINS; default *, any origin)
-  --cors-headers LIST  comma-separated request headers a preflight may allow besides Authorization,
-                       Content-Type and Prefer (env PLANTSTORE_CORS_HEADERS; default: any the browser asks for)
-  --max-plants N       how many plants the store holds; beyond it creates get a 400 Error (default ${DEFAULT_MAX_PLANTS})
-  --max-body BYTES     largest request body accepted, larger ones get 413 (default ${DEFAULT_HTTP_OPTIONS.maxBodyBytes})
-  --delay MS           wait this long before every answer (default 0)
-  --admin              serve GET/DELETE /__admin/plants (list, reset the store); needs the token too
-  --errors-on-demand   answer "Prefer: code=400" with the documented 400 Error (as Prism does)
-  --data FILE          start with the plants of a JSON array of NewPlant objects
-  --quiet              no per-request log lines
-  -h, --help           show this help
-
-Tokens you pass are never printed. Stop with Ctrl-C (SIGINT) or SIGTERM: requests in flight finish first.`;
+/** `plantstore serve`: its flags, its --help and its rows of docs/flags.md. */
+export const SERVE = {
+  command: "serve",
+  usage: "serve [options]",
+  description: "Starts the in-memory reference implementation of the Plant Store on loopback.",
+  flags: {
+    host: {
+      type: "string",
+      value: "HOST",
+      help: "address to bind",
+      env: "PLANTSTORE_HOST",
+      default: DEFAULT_HTTP_OPTIONS.host,
+      option: `${server}.host`,
+    },
+    port: {
+      type: "integer",
+      value: "PORT",
+      help: "port to bind, 0 for any free port",
+      min: 0,
+      max: 65535,
+      env: "PLANTSTORE_PORT",
+      default: DEFAULT_HTTP_OPTIONS.port,
+      option: `${server}.port`,
+    },
+    token: {
+      type: "string",
+      multiple: true,
+      value: "TOKEN",
+      help: "a bearer token to accept",
+      more: `Without one, the development token "${DEV_TOKEN}" is accepted.`,
+      env: "PLANTSTORE_TOKENS",
+      option: `${server}.tokens`,
+    },
+    "cors-origin": {
+      type: "string",
+      multiple: true,
+      value: "ORIGIN",
+      help: "a browser origin allowed to call the server",
+      env: "PLANTSTORE_CORS_ORIGINS",
+      default: ["*"],
+      defaultText: "*, any origin",
+      option: `${server}.corsOrigins`,
+    },
+    "cors-headers": {
+      type: "list",
+      value: "LIST",
+      help: "request headers a preflight may allow besides Authorization, Content-Type and Prefer",
+      env: "PLANTSTORE_CORS_HEADERS",
+      defaultText: "any the browser asks for",
+      option: `${server}.corsHeaders`,
+    },
+    "max-plants": {
+      type: "integer",
+      value: "N",
+      help: "how many plants the store holds; beyond it creates get a 400 Error",
+      min: 0,
+      max: 2 ** 32,
+      default: DEFAULT_MAX_PLANTS,
+      option: `${server}.maxPlants`,
+    },
+    "max-body": {
+      type: "integer",
+      value: "BYTES",
+      help: "largest request body accepted, larger ones get 413",
+      min: 0,
+      max: 2 ** 31,
+      default: DEFAULT_HTTP_OPTIONS.maxBodyBytes,
+      option: `${server}.maxBodyBytes`,
+    },
+    delay: {
+      type: "integer",
+      value: "MS",
+      help: "wait this long before every answer",
+      min: 0,
+      max: 600_000,
+      default: DEFAULT_HTTP_OPTIONS.delayMs,
+      option: `${server}.delayMs`,
+    },
+    admin: {
+      type: "boolean",
+      help: "serve GET/DELETE /__admin/plants (list, reset the store); needs the token too",
+      option: `${server}.admin`,
+    },
+    "errors-on-demand": {
+      type: "boolean",
+      help: 'answer "Prefer: code=400" with the documented 400 Error (as Prism does)',
+      option: `${server}.errorsOnDemand`,
+    },
+    data: {
+      type: "string",
+      value: "FILE",
+      help: "start with the plants of a JSON array of NewPlant objects",
+      option: `${server}.dataFile`,
+    },
+    quiet: { type: "boolean", help: "no per-request log lines", option: null },
+    "ready-file": {
+      type: "string",
+      value: "FILE",
+      help: "once listening, write the URL to FILE (atomically), for a script to wait on; removed on stop",
+      option: null,
+    },
+    help: { type: "boolean", short: "h", help: "show this help", option: null },
+  },
+  footer: "Tokens you pass are never printed. Stop with Ctrl-C (SIGINT) or SIGTERM: requests in flight finish first.",
+} as const satisfies CommandFlags;
 
 /** \`plantstore serve\`: resolves when the server has stopped after a signal. */
 export async function serve(argv: string[], io: Io): Promise<number> {
-  const { values } = parseFlags(argv, {
-    host: { type: "string" },
-    port: { type: "string" },
-    token: { type: "string", multiple: true },
-    "cors-origin": { type: "string", multiple: true },
-    "cors-headers": { type: "string" },
-    "max-plants": { type: "string" },
-    "max-body": { type: "string" },
-    delay: { type: "string" },
-    admin: { type: "boolean" },
-    "errors-on-demand": { type: "boolean" },
-    data: { type: "string" },
-    quiet: { type: "boolean" },
-    help: { type: "boolean", short: "h" },
-  });
+  const { values } = parseFlags(argv, SERVE.flags, { env: io.env });
   if (values.help) {
-    io.out(SERVE_HELP);
+    io.out(helpText(SERVE));
     return 0;
   }
-  const env = io.env;
-  const tokens = values.token ?? envList(env.PLANTSTORE_TOKENS);
+  const tokens = values.token ?? [];
+  const ready = readyFile(values["ready-file"]);
+  // Listening for signals before the server: one sent during start-up stops it once it listens.
+  const signalled = io.signal;
   const server = await startReferenceServer({
-    host: values.host ?? env.PLANTSTORE_HOST ?? "127.0.0.1",
-    port:
-      values.port !== undefined
-        ? integerFlag("port", values.port, 4010, 0, 65535)
-        : integerFlag("PLANTSTORE_PORT", env.PLANTSTORE_PORT, 4010, 0, 65535, ""),
+    host: values.host,
+    port: values.port,
     tokens,
-    corsOrigins:
-      values["cors-origin"] ??
-      (envList(env.PLANTSTORE_CORS_ORIGINS).length > 0 ? envList(env.PLANTSTORE_CORS_ORIGINS) : ["*"]),
-    corsHeaders:
-      values["cors-headers"] !== undefined
-        ? envList(values["cors-headers"])
-        : env.PLANTSTORE_CORS_HEADERS !== undefined
-          ? envList(env.PLANTSTORE_CORS_HEADERS)
-          : undefined,
-    maxPlants: integerFlag("max-plants", values["max-plants"], DEFAULT_MAX_PLANTS, 0, 2 ** 32),
-    maxBodyBytes: integerFlag("max-body", values["max-body"], DEFAULT_HTTP_OPTIONS.maxBodyBytes, 0, 2 ** 31),
-    delayMs: integerFlag("delay", values.delay, 0, 0, 600_000),
-    admin: values.admin === true,
-    errorsOnDemand: values["errors-on-demand"] === true,
+    // An empty PLANTSTORE_CORS_ORIGINS is no choice: the default stands.
+    corsOrigins: values["cors-origin"].length > 0 ? values["cors-origin"] : [...SERVE.flags["cors-origin"].default],
+    corsHeaders: values["cors-headers"],
+    maxPlants: values["max-plants"],
+    maxBodyBytes: values["max-body"],
+    delayMs: values.delay,
+    admin: values.admin,
+    errorsOnDemand: values["errors-on-demand"],
     dataFile: values.data,
     log: values.quiet ? undefined : io.out,
   });
@@ -85,7 +150,9 @@ export async function serve(argv: string[], io: Io): Promise<number> {
   io.out("Try it:");
   io.out(`  ${createPlantCurl(server.url, bearer)}`);
   if (values.admin) io.out(`Admin surface on: GET or DELETE ${server.url}/__admin/plants (same token)`);
-  await onShutdown(io, server.url, () => server.close());
+  ready?.ready(server.url);
+  await onShutdown(signalled, io, server.url, () => server.close());
+  ready?.remove();
   return 0;
 }
 

@@ -1,0 +1,195 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../../test/process.js";
+import { KitError } from "../errors.js";
+import { KIT_ROOT } from "../paths.js";
+import { parseArgsOptions, parseFlags } from "./args.js";
+import { CERTIFICATE } from "./certificate.js";
+import { CONFORMANCE } from "./conformance.js";
+import { flagsMarkdown, helpText, type CommandFlags, type Flag } from "./flags.js";
+import { MOCK } from "./mock.js";
+import { PROXY } from "./proxy.js";
+import { SERVE } from "./serve.js";
+
+// The flag tables are the one place a flag is written. These tests fail when the parser, a
+// command's --help or docs/flags.md no longer says what its table says.
+
+const COMMANDS: readonly CommandFlags[] = [SERVE, MOCK, CONFORMANCE, PROXY, CERTIFICATE];
+const DOC = join(KIT_ROOT, "docs", "flags.md");
+
+/** The generated block of a command in docs/flags.md, between its two markers. */
+const markers = (command: string): [string, string] => [
+  `<!-- flags:${command} (made from src/cli/${command}.ts by src/cli/flags.test.ts; do not edit) -->`,
+  `<!-- /flags:${command} -->`,
+];
+
+function docBlock(doc: string, command: string): string | undefined {
+  const [open, close] = markers(command);
+  const start = doc.indexOf(open);
+  const end = doc.indexOf(close);
+  return start < 0 || end < start ? undefined : doc.slice(start + open.length, end).trim();
+}
+
+// PLANTSTORE_UPDATE_DOCS=1 npx vitest run src/cli/flags.test.ts rewrites the blocks from the tables.
+if (process.env.PLANTSTORE_UPDATE_DOCS === "1") {
+  let doc = readFileSync(DOC, "utf8");
+  for (const spec of COMMANDS) {
+    const [open, close] = markers(spec.command);
+    const block = `${open}\n\n${flagsMarkdown(spec)}\n\n${close}`;
+    const start = doc.indexOf(open);
+    const end = doc.indexOf(close);
+    doc = start < 0 ? `${doc.trimEnd()}\n\n${block}\n` : doc.slice(0, start) + block + doc.slice(end + close.length);
+  }
+  writeFileSync(DOC, doc);
+}
+
+/** A value a flag accepts, for the parser test. */
+function sample(flag: Flag): string[] {
+  if (flag.type === "boolean") return [];
+  if (flag.type === "integer") return [String(flag.min)];
+  return [flag.type === "list" ? "a,b" : "x=y"];
+}
+
+describe.each(COMMANDS.map((c) => [c.command, c] as const))("the flag table of %s", (command, spec) => {
+  const entries = Object.entries(spec.flags);
+
+  it("is what `plantstore " + command + " --help` prints", async () => {
+    const args = command === "certificate" ? [command, "verify", "--help"] : [command, "--help"];
+    const r = await runCli(args);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(helpText(spec) + "\n");
+    for (const [name] of entries) expect(r.stdout).toContain(`--${name}`);
+  });
+
+  it("is what docs/flags.md lists (PLANTSTORE_UPDATE_DOCS=1 rewrites it)", () => {
+    expect(docBlock(readFileSync(DOC, "utf8"), command)).toBe(flagsMarkdown(spec));
+  });
+
+  it("is what the parser accepts: every flag, its aliases, its value type and bounds", () => {
+    const options = parseArgsOptions(spec.flags);
+    const names = entries.flatMap(([name, flag]) => [name, ...(flag.aliases ?? [])]);
+    expect(Object.keys(options).sort()).toEqual(names.sort());
+    // Every flag at once (help left out: it stops a command), each read back as its type says.
+    const argv = entries.filter(([n]) => n !== "help").flatMap(([name, flag]) => [`--${name}`, ...sample(flag)]);
+    const { values } = parseFlags(argv, spec.flags, { allowPositionals: command === "certificate" });
+    for (const [name, flag] of entries.filter(([n]) => n !== "help")) {
+      const value = (values as Record<string, unknown>)[name];
+      if (flag.type === "boolean") expect(value, name).toBe(true);
+      else if (flag.type === "integer") expect(value, name).toBe(flag.min);
+      else if (flag.type === "list") expect(value, name).toEqual(flag.multiple ? ["a", "b"] : ["a", "b"]);
+      else expect(value, name).toEqual(flag.multiple ? ["x=y"] : "x=y");
+    }
+    for (const [name, flag] of entries.filter(([, f]) => f.type === "integer")) {
+      expect(() => parseFlags([`--${name}`, String(flag.max! + 1)], spec.flags)).toThrow(
+        `--${name} must be an integer from ${flag.min} to ${flag.max}`,
+      );
+    }
+    expect(() => parseFlags(["--no-such-flag"], spec.flags)).toThrow(KitError);
+  });
+
+  it("reads each flag's environment variable when the flag is not given, and the flag first", () => {
+    for (const [name, flag] of entries.filter(([, f]) => f.env !== undefined)) {
+      const raw = flag.type === "integer" ? String(flag.max) : "one,two";
+      const expected =
+        flag.type === "integer" ? flag.max : flag.type === "list" || flag.multiple ? ["one", "two"] : "one,two";
+      const env = { [flag.env!]: raw };
+      expect((parseFlags([], spec.flags, { env }).values as Record<string, unknown>)[name], name).toEqual(expected);
+      const given = parseFlags([`--${name}`, ...sample(flag)], spec.flags, { env }).values as Record<string, unknown>;
+      expect(given[name], name).not.toEqual(expected);
+    }
+  });
+
+  it("says everything once: a value name, bounds for integers, defaults within them, a help line", () => {
+    for (const [name, flag] of entries) {
+      expect(flag.type === "boolean" ? flag.value === undefined : flag.value !== undefined, name).toBe(true);
+      expect(flag.help, name).not.toMatch(/\n|default/);
+      if (flag.type === "integer") {
+        expect([flag.min, flag.max].every(Number.isSafeInteger), name).toBe(true);
+        if (typeof flag.default === "number") expect(flag.default >= flag.min! && flag.default <= flag.max!).toBe(true);
+      }
+    }
+  });
+
+  it("names the option a flag maps to after the flag: one name per idea", () => {
+    // camelCase of the flag, perhaps a plural, perhaps a unit the flag leaves to its help (Ms, Bytes, File).
+    const EXCEPTIONS: Record<string, string> = {
+      // The key that signs: in the certificate it is simply `key`.
+      "conformance --signing-key": "CertificateInput.key",
+    };
+    for (const [name, flag] of entries.filter(([, f]) => f.option !== null)) {
+      if (EXCEPTIONS[`${command} --${name}`] !== undefined) {
+        expect(flag.option).toBe(EXCEPTIONS[`${command} --${name}`]);
+        continue;
+      }
+      const camel = name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+      const [, ...path] = flag.option!.split(".");
+      const field = path.at(-1)!;
+      const matches = new RegExp(`^${camel}s?(Ms|Bytes|File)?$`).test(field) || path[0] === camel;
+      expect(matches, `--${name} maps to ${flag.option}`).toBe(true);
+    }
+  });
+});
+
+describe("no flag outside the tables", () => {
+  it("only args.ts calls parseArgs, and each command parses with its own table", () => {
+    const dir = join(KIT_ROOT, "src", "cli");
+    const read = (name: string): string => readFileSync(join(dir, name), "utf8");
+    for (const spec of COMMANDS) {
+      const text = read(`${spec.command}.ts`);
+      expect(text, spec.command).not.toMatch(/\bparseArgs\(/);
+      expect(text, spec.command).toContain(`parseFlags(`);
+      expect(text, spec.command).toMatch(new RegExp(`parseFlags\\([^)]*\\b${spec.command.toUpperCase()}\\.flags\\b`));
+    }
+    expect(read("main.ts")).not.toMatch(/\bparseArgs\(/);
+  });
+});
+
+describe("fast start", () => {
+  /** Runtime imports (not `import type`, not `import()`) of a source file. */
+  function staticImports(file: string): string[] {
+    const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest);
+    const out: string[] = [];
+    for (const node of source.statements) {
+      if (ts.isImportDeclaration(node)) {
+        const clause = node.importClause;
+        const typeOnly =
+          clause !== undefined &&
+          (clause.isTypeOnly ||
+            (clause.name === undefined &&
+              clause.namedBindings !== undefined &&
+              ts.isNamedImports(clause.namedBindings) &&
+              clause.namedBindings.elements.every((e) => e.isTypeOnly)));
+        if (!typeOnly) out.push((node.moduleSpecifier as ts.StringLiteral).text);
+      } else if (ts.isExportDeclaration(node) && node.moduleSpecifier !== undefined && !node.isTypeOnly) {
+        out.push((node.moduleSpecifier as ts.StringLiteral).text);
+      }
+    }
+    return out;
+  }
+
+  it("the bin loads no command before reading its arguments: only Node built-ins and kit leaves", () => {
+    const seen = new Set<string>();
+    const packages = new Set<string>();
+    const walk = (file: string): void => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const spec of staticImports(file)) {
+        if (spec.startsWith(".")) walk(join(file, "..", spec.replace(/\.js$/, ".ts")));
+        else if (!spec.startsWith("node:")) packages.add(spec);
+      }
+    };
+    walk(join(KIT_ROOT, "src", "cli", "bin.ts"));
+    const loaded = [...seen]
+      .map((f) =>
+        f
+          .slice(KIT_ROOT.length + 1)
+          .split("\\")
+          .join("/"),
+      )
+      .sort();
+    expect(loaded).toEqual(["src/cli/bin.ts", "src/cli/io.ts", "src/cli/main.ts", "src/errors.ts", "src/paths.ts"]);
+    expect([...packages]).toEqual([]);
+  });
+});
