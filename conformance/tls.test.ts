@@ -50,7 +50,7 @@ describe("an https target with a private certificate", () => {
     const error = await runConformance({ target: server.url, token: TOKEN, contract }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(KitError);
     expect((error as KitError).code).toBe("PS_TARGET_UNREACHABLE");
-    expect((error as KitError).message).toContain("--ca FILE");
+    expect((error as KitError).message).toContain("--ca-file FILE");
   });
 
   it("passes with --ca naming its certificate", async () => {

@@ -63,7 +63,7 @@ export const MOCK = {
   },
   footer:
     'Prism accepts any bearer token; "Prefer: code=400" asks it for the documented 400 answer.\n' +
-    'Where Prism departs from the contract is listed in the README ("Where the Prism mock departs").\n' +
+    'Where Prism departs from the contract is listed in docs/conformance.md ("Where the Prism mock departs from the contract").\n' +
     "Stop with Ctrl-C (SIGINT) or SIGTERM; Prism stops with it, and also if this process is killed.",
 } as const satisfies CommandFlags;
 

@@ -57,7 +57,7 @@ export function createHttpClient(options: ClientOptions): HttpClient {
     try {
       ca = readFileSync(options.caFile);
     } catch (error) {
-      throw new KitError("PS_FILE_UNREADABLE", `--ca ${options.caFile}: ${(error as Error).message}`);
+      throw new KitError("PS_FILE_UNREADABLE", `--ca-file ${options.caFile}: ${(error as Error).message}`);
     }
   }
   const agent = new Agent({
@@ -217,7 +217,7 @@ function classify(
   ) {
     const advice = insecure
       ? "--insecure skips the certificate check only; the handshake itself failed"
-      : "trust the target's CA with --ca FILE, or use --insecure for a private test server";
+      : "trust the target's CA with --ca-file FILE, or use --insecure for a private test server";
     return { kind: "tls", message: `TLS failed (${detail}); ${advice}` };
   }
   if (
