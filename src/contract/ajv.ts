@@ -86,10 +86,17 @@ export function createAjv(dialect: SchemaDialect): Ajv {
 let checked: ReadonlySet<string> | undefined;
 
 /**
- * The `format` values the contract checks (ajv-formats' and int32/int64); any other format is an
- * annotation (Ajv runs with strict: false), so a value cannot break it.
+ * The `format` values the contract checks on strings (ajv-formats' string formats); any other format
+ * is an annotation on a string (Ajv runs with strict: false), so a string cannot break it. int32,
+ * int64, float and double check numbers only: Telnyx's ids are `type: string, format: int64`.
  */
 export function checkedFormats(): ReadonlySet<string> {
-  checked ??= new Set(Object.keys(createAjv("openapi-3.1").formats));
+  const onStrings = ([, f]: [string, unknown]): boolean =>
+    typeof f !== "object" || f === null || f instanceof RegExp || !("type" in f) || f.type === "string";
+  checked ??= new Set(
+    Object.entries(createAjv("openapi-3.1").formats)
+      .filter(onStrings)
+      .map(([name]) => name),
+  );
   return checked;
 }

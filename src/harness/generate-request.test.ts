@@ -289,6 +289,14 @@ describe("negatives of a parameter whose only rule is a format the contract does
             responses: { "200": { description: "ok" } },
           },
         },
+        "/numbers/{id}": {
+          get: {
+            operationId: "getNumber",
+            // Telnyx's ids: int64 is a number format, so a string with it takes any text.
+            parameters: [{ name: "id", in: "path", required: true, schema: { type: "string", format: "int64" } }],
+            responses: { "200": { description: "ok" } },
+          },
+        },
         "/days/{day}": {
           get: {
             operationId: "getDay",
@@ -300,6 +308,7 @@ describe("negatives of a parameter whose only rule is a format the contract does
     };
     const c = compileContract(doc, "formats.json");
     expect(negativesPossible(c.operation("getVariable")!)).toBe(false);
+    expect(negativesPossible(c.operation("getNumber")!)).toBe(false);
     expect(negativesPossible(c.operation("getDay")!)).toBe(true);
   });
 });
