@@ -20,6 +20,5 @@ export type {
   ProxyResult,
   ProxySummary,
   Side,
-  SideOutcome,
   StopReason,
 } from "./types.js";

@@ -1,12 +1,17 @@
 import { visible } from "../harness/reporters/console.js";
+import { verdictLine, type Verdict } from "../harness/outcome.js";
 import { xml } from "../harness/reporters/junit.js";
 import type { ExchangeRecord, ProxyEvent, ProxyFinding, ProxySummary } from "./types.js";
 import { writeFileAtomic } from "../harness/reporters/files.js";
 
 /** The JSON report: the summary and every exchange with its findings. */
 export function proxyJsonReport(summary: ProxySummary, exchanges: readonly ExchangeRecord[]): string {
-  return JSON.stringify({ tool: "plantstore-kit proxy", format: 1, summary, exchanges }, null, 2) + "\n";
+  // Format 1 writes a side that could not be judged as "not-judged", as it always has.
+  const written = exchanges.map((e) => ({ ...e, client: sideWord(e.client), server: sideWord(e.server) }));
+  return JSON.stringify({ tool: "plantstore-kit proxy", format: 1, summary, exchanges: written }, null, 2) + "\n";
 }
+
+const sideWord = (v: Verdict): string => (v === "error" ? "not-judged" : v);
 
 /** Exchanges grouped by what they did: operation (or method and path), and status (or why none came). */
 function groups(
@@ -73,7 +78,7 @@ export function proxyJunitReport(summary: ProxySummary, exchanges: readonly Exch
       failures++;
       const message = counted.map(({ f }) => `${f.side} ${f.check}: ${f.message}`).join("; ");
       body += `<failure message="${xml(message)}" type="${xml(counted[0]!.f.check)}">${xml(detail(counted))}</failure>`;
-    } else if (list.every((e) => e.server === "not-judged" && e.answeredBy !== "upstream")) {
+    } else if (list.every((e) => e.server === "error" && e.answeredBy !== "upstream")) {
       errors++;
       body += `<error message="${xml(`not judged: ${list[0]!.notJudged?.message ?? "unknown"}`)}" type="not-judged"/>`;
     }
@@ -168,13 +173,8 @@ export function proxySummaryLines(s: ProxySummary): string[] {
   ];
   if (s.runError !== undefined) lines.push(visible(s.runError));
   const who = s.counted.server > 0 ? "an answer" : "a request (--fail-on-client)";
-  lines.push(
-    s.exitCode === 0
-      ? "verdict: PASS, no answer broke the contract (exit 0)"
-      : s.exitCode === 1
-        ? `verdict: FAIL, ${who} broke the contract (exit 1)`
-        : "verdict: ERROR, nothing to judge (exit 2)",
-  );
+  const why = { 0: ", no answer broke the contract", 1: `, ${who} broke the contract`, 2: ", nothing to judge" };
+  lines.push(verdictLine(s.exitCode, why[s.exitCode]));
   return lines;
 }
 

@@ -6,6 +6,7 @@ import { DEFAULT_SPEC, shortPath } from "../paths.js";
 import { curlFor, maskCommand } from "../harness/curl.js";
 import { decode } from "../harness/http-client.js";
 import { levelsToRun, type Level } from "../harness/levels.js";
+import type { Verdict } from "../harness/outcome.js";
 import { parseTarget } from "../harness/target.js";
 import { maskRequestTarget, type Redactor } from "../harness/redact.js";
 import { createUpstream, forwardExchange, type ForwardedExchange, type Upstream } from "./forward.js";
@@ -19,7 +20,6 @@ import type {
   ProxyResult,
   ProxySummary,
   Side,
-  SideOutcome,
   StopReason,
 } from "./types.js";
 
@@ -308,8 +308,7 @@ function recordExchange(
   });
   const broken = (side: Side): boolean =>
     findings.some((x) => x.side === side && x.severity !== "note" && j.levels.includes(x.level));
-  const outcome = (side: Side, judged: boolean): SideOutcome =>
-    !judged ? "not-judged" : broken(side) ? "fail" : "pass";
+  const outcome = (side: Side, judged: boolean): Verdict => (!judged ? "error" : broken(side) ? "fail" : "pass");
   const reproducible = findings.some((x) => x.severity !== "note") && f.requestComplete && !f.requestBody.over;
   return {
     index,
@@ -347,8 +346,8 @@ function failedRecord(index: number, startedAt: string, f: ForwardedExchange, er
     durationMs: f.durationMs,
     requestBytes: f.requestBody.bytes,
     responseBytes: f.responseBody.bytes,
-    client: "not-judged",
-    server: "not-judged",
+    client: "error",
+    server: "error",
     notJudged: { kind: "proxy-error", message: `the proxy failed to judge this exchange: ${(error as Error).name}` },
     findings: [],
     curl: undefined,
@@ -492,7 +491,7 @@ function summarise(
   const failures = (side: Side) => all.filter((x) => x.side === side && x.severity === "failure").length;
   const withFailure = (side: Side) =>
     exchanges.filter((e) => e.findings.some((x) => x.side === side && x.severity === "failure")).length;
-  const judged = exchanges.filter((e) => e.server !== "not-judged").length;
+  const judged = exchanges.filter((e) => e.server !== "error").length;
   const counted = {
     client: all.filter((x) => x.counts && x.side === "client").length,
     server: all.filter((x) => x.counts && x.side === "server").length,
