@@ -12,13 +12,13 @@ import { maskRequestTarget, type Redactor } from "../harness/redact.js";
 import { createUpstream, forwardExchange, type ForwardedExchange, type Upstream } from "./forward.js";
 import { judgeRequest, judgeResponse, type RawFinding } from "./judge-exchange.js";
 import { credentialPlaces, SecretBook, secretsOf, type CredentialPlaces } from "./secrets.js";
+import { summariseExchanges } from "./summary.js";
 import type {
   ExchangeRecord,
   NotJudgedKind,
   ProxyEvent,
   ProxyFinding,
   ProxyResult,
-  ProxySummary,
   Side,
   StopReason,
 } from "./types.js";
@@ -158,7 +158,7 @@ export async function startProxy(
         book.redactor(),
         contract,
       );
-      const summary = summarise(exchanges, {
+      const summary = summariseExchanges(exchanges, {
         target: targetShown,
         url,
         spec: contract.source,
@@ -480,46 +480,6 @@ function finalMask(records: ExchangeRecord[], redact: Redactor, contract: Contra
           })),
         },
   );
-}
-
-/** Counts and the verdict: 1 when a counted finding exists, else 2 when nothing was judged, else 0. */
-function summarise(
-  exchanges: readonly ExchangeRecord[],
-  run: Pick<ProxySummary, "target" | "url" | "spec" | "stoppedBy" | "levels" | "failOnClient" | "durationMs">,
-): ProxySummary {
-  const all = exchanges.flatMap((e) => e.findings);
-  const failures = (side: Side) => all.filter((x) => x.side === side && x.severity === "failure").length;
-  const withFailure = (side: Side) =>
-    exchanges.filter((e) => e.findings.some((x) => x.side === side && x.severity === "failure")).length;
-  const judged = exchanges.filter((e) => e.server !== "error").length;
-  const counted = {
-    client: all.filter((x) => x.counts && x.side === "client").length,
-    server: all.filter((x) => x.counts && x.side === "server").length,
-  };
-  const unreachable = exchanges.find((e) => e.notJudged?.kind === "unreachable");
-  let runError: string | undefined;
-  if (exchanges.length === 0) runError = "nothing to judge: no request came through the proxy";
-  else if (judged === 0) {
-    runError =
-      unreachable !== undefined && exchanges.every((e) => e.answeredBy !== "upstream")
-        ? `nothing was judged: ${unreachable.notJudged?.message ?? ""} [PS_UPSTREAM_UNREACHABLE]`
-        : "nothing was judged: no request named an operation of the contract and got a whole answer";
-  }
-  return {
-    ...run,
-    exchanges: exchanges.length,
-    judged,
-    notJudged: exchanges.length - judged,
-    clientViolations: failures("client"),
-    clientExchanges: withFailure("client"),
-    serverViolations: failures("server"),
-    serverExchanges: withFailure("server"),
-    warnings: all.filter((x) => x.severity === "warning").length,
-    notes: all.filter((x) => x.severity === "note").length,
-    counted,
-    runError,
-    exitCode: counted.client + counted.server > 0 ? 1 : runError !== undefined ? 2 : 0,
-  };
 }
 
 /** The levels the options ask for; a name that is none is a usage error naming it. */
