@@ -3,7 +3,7 @@ import { verdictLine, type Verdict } from "../harness/outcome.js";
 import { jsonDocument } from "../harness/reporters/json.js";
 import { junitXml, type JUnitCase } from "../harness/reporters/junit.js";
 import type { ExchangeRecord, ProxyEvent, ProxyFinding, ProxySummary } from "./types.js";
-import { writeFileAtomic } from "../harness/reporters/files.js";
+import { writeFileAtomic, type ReportFile, type Reporter } from "../harness/reporters/files.js";
 
 /** The JSON report: the summary and every exchange with its findings. */
 export function proxyJsonReport(summary: ProxySummary, exchanges: readonly ExchangeRecord[]): string {
@@ -179,17 +179,33 @@ export function proxySummaryLines(s: ProxySummary): string[] {
   return lines;
 }
 
+/** The proxy's report formats, by the name `--report NAME=FILE` gives: the run's writers, over exchanges. */
+export const PROXY_REPORT_FORMATS = {
+  json: proxyJsonReport,
+  junit: proxyJunitReport,
+} as const satisfies Readonly<Record<string, (summary: ProxySummary, exchanges: readonly ExchangeRecord[]) => string>>;
+
+export type ProxyReportFormatName = keyof typeof PROXY_REPORT_FORMATS;
+
 /** Writes each report of a finished proxy run atomically; returns the lines that say so. */
 export function writeProxyReports(
-  reports: readonly { readonly format: "json" | "junit"; readonly file: string }[],
+  reports: readonly ReportFile<ProxyReportFormatName>[],
   summary: ProxySummary,
   exchanges: readonly ExchangeRecord[],
 ): string[] {
   return reports.map((r) => {
-    writeFileAtomic(
-      r.file,
-      r.format === "json" ? proxyJsonReport(summary, exchanges) : proxyJunitReport(summary, exchanges),
-    );
+    writeFileAtomic(r.file, PROXY_REPORT_FORMATS[r.format](summary, exchanges));
     return `${r.format} report written to ${r.file}`;
   });
+}
+
+/** The reporter that writes each report file when the proxy stops, and says so with `write`. */
+export function proxyReportFiles(
+  reports: readonly ReportFile<ProxyReportFormatName>[],
+  write: (line: string) => void = () => undefined,
+): Reporter<ProxyEvent> {
+  return (event) => {
+    if (event.type !== "proxy-stopped") return;
+    for (const line of writeProxyReports(reports, event.summary, event.exchanges)) write(line);
+  };
 }
