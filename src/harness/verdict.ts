@@ -79,12 +79,22 @@ export type Classify = (fixture: string, finding: Finding) => ReportedFinding;
  */
 export function classifier(baseline: Baseline | undefined, levels: readonly Level[]): Classify {
   const known = deviationMatcher(baseline?.deviations ?? []);
-  const run = new Set<Level>(["contract", ...levels]);
   return (fixture, finding) => {
     const isKnown = known(fixture, finding.check, finding.received);
-    const counted = finding.severity !== "note" && run.has(finding.level);
-    return { ...finding, known: isKnown, counts: !isKnown && counted };
+    return { ...finding, known: isKnown, counts: !isKnown && decides(finding, levels) };
   };
+}
+
+/**
+ * Whether a finding decides a verdict, for a run and for the proxy alike: it is not a note, and its
+ * level runs (`contract` always does). A run leaves out what its baseline knows; the proxy, the
+ * client's findings unless --fail-on-client.
+ */
+export function decides(
+  finding: { readonly severity: Severity; readonly level: Level },
+  levels: readonly Level[],
+): boolean {
+  return finding.severity !== "note" && (finding.level === "contract" || levels.includes(finding.level));
 }
 
 /** The verdict of each level run, over every case. */

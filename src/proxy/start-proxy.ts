@@ -8,6 +8,7 @@ import { decode } from "../harness/http-client.js";
 import { levelsToRun, type Level } from "../harness/levels.js";
 import type { Verdict } from "../harness/outcome.js";
 import { parseTarget } from "../harness/target.js";
+import { decides } from "../harness/verdict.js";
 import { maskRequestTarget, type Redactor } from "../harness/redact.js";
 import { createUpstream, forwardExchange, type ForwardedExchange, type Upstream } from "./forward.js";
 import { judgeRequest, judgeResponse, type RawFinding } from "./judge-exchange.js";
@@ -296,7 +297,7 @@ function recordExchange(
 
   // The checks masked what they quote of the exchange; the net masks a long secret again wherever it is.
   const findings: ProxyFinding[] = raw.map(({ side, finding }) => {
-    const countable = finding.severity !== "note" && j.levels.includes(finding.level);
+    const countable = decides(finding, j.levels);
     return {
       ...finding,
       message: redact.prose(finding.message),
@@ -306,8 +307,7 @@ function recordExchange(
       counts: countable && (side === "server" || j.failOnClient),
     };
   });
-  const broken = (side: Side): boolean =>
-    findings.some((x) => x.side === side && x.severity !== "note" && j.levels.includes(x.level));
+  const broken = (side: Side): boolean => findings.some((x) => x.side === side && decides(x, j.levels));
   const outcome = (side: Side, judged: boolean): Verdict => (!judged ? "error" : broken(side) ? "fail" : "pass");
   const reproducible = findings.some((x) => x.severity !== "note") && f.requestComplete && !f.requestBody.over;
   return {

@@ -45,8 +45,6 @@ const block = (s: string): string =>
       .replace(BIDI, codePoint),
   );
 
-const OUTCOME = OUTCOME_WORDS;
-
 const badge = (cls: string, text: string): string => `<span class="badge ${cls}">${esc(text)}</span>`;
 const code = (s: string): string => `<code>${esc(s)}</code>`;
 const pre = (s: string, cls = ""): string => `<pre${cls === "" ? "" : ` class="${cls}"`}>${block(s)}</pre>`;
@@ -243,8 +241,8 @@ export function htmlReport(summary: RunSummary, results: readonly CaseResult[]):
         return [
           caseLink(r.fixture),
           code(r.operation),
-          badge(r.outcome, OUTCOME[r.outcome]),
-          ...levels.map((l) => badge(byLevel[l]!, OUTCOME[byLevel[l]!])),
+          badge(r.outcome, OUTCOME_WORDS[r.outcome]),
+          ...levels.map((l) => badge(byLevel[l]!, OUTCOME_WORDS[byLevel[l]!])),
           `${r.durationMs.toFixed(0)} ms`,
         ];
       }),
@@ -374,12 +372,12 @@ function caseArticle(r: CaseResult, id: string, levels: readonly Level[]): strin
   const byLevel = caseLevelOutcomes(r, levels);
   const out = [
     `<article class="case ${r.outcome}" id="${id}">`,
-    `<h3>${badge(r.outcome, OUTCOME[r.outcome])} ${code(r.fixture)}</h3>`,
+    `<h3>${badge(r.outcome, OUTCOME_WORDS[r.outcome])} ${code(r.fixture)}</h3>`,
     r.description === "" ? "" : `<p>${esc(r.description)}</p>`,
     '<dl class="meta">',
     `<dt>operation</dt><dd>${code(r.operation)}</dd>`,
     `<dt>file</dt><dd>${code(shortPath(r.file))}</dd>`,
-    `<dt>levels</dt><dd>${levels.map((l) => `${code(l)} ${badge(byLevel[l]!, OUTCOME[byLevel[l]!])}`).join(" ")}</dd>`,
+    `<dt>levels</dt><dd>${levels.map((l) => `${code(l)} ${badge(byLevel[l]!, OUTCOME_WORDS[byLevel[l]!])}`).join(" ")}</dd>`,
     `<dt>time</dt><dd>${r.durationMs.toFixed(0)} ms</dd>`,
     "</dl>",
   ];
