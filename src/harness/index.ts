@@ -15,10 +15,17 @@ export type { SavedFixture } from "./saved-fixtures.js";
 export { consoleReporter, summaryLines } from "./reporters/console.js";
 export { jsonReport, jsonErrorReport } from "./reporters/json.js";
 export { junitReport, junitErrorReport } from "./reporters/junit.js";
-export { markdownReport } from "./reporters/markdown.js";
-export { htmlReport } from "./reporters/html.js";
-export { checkWritable, writeReports, writeErrorReports } from "./reporters/files.js";
-export type { ReportFile } from "./reporters/files.js";
+export { markdownReport, markdownErrorReport } from "./reporters/markdown.js";
+export { htmlReport, htmlErrorReport } from "./reporters/html.js";
+export {
+  checkWritable,
+  REPORT_FORMATS,
+  reportFiles,
+  reporters,
+  writeReports,
+  writeErrorReports,
+} from "./reporters/files.js";
+export type { ReportFile, ReportFormat, ReportFormatName, Reporter } from "./reporters/files.js";
 export { createRedactor, MASK, WHOLE_TOKEN_BELOW } from "./redact.js";
 export type { Redactor } from "./redact.js";
 export { buildCertificate, writeCertificate } from "./certificate.js";

@@ -1,3 +1,5 @@
+import type { Verdict } from "./outcome.js";
+
 // Conformance levels: named sets of rules, each with its own verdict. `contract` is what the
 // contract states and always runs; the others go beyond it and run when asked for (--level NAME),
 // all of them with --strict.
@@ -33,7 +35,7 @@ export function levelsToRun(asked: readonly string[] = [], strict = false): Leve
 export interface LevelVerdict {
   readonly level: Level;
   /** error: the run (or a case) could not be judged; fail: a case broke a rule of this level. */
-  readonly verdict: "pass" | "fail" | "error";
+  readonly verdict: Verdict;
   /** Ids of the cases that broke a rule of this level (findings the baseline lists are not counted). */
   readonly failedCases: readonly string[];
 }

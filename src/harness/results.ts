@@ -2,11 +2,12 @@ import type { ContractNote } from "../contract/index.js";
 import type { Finding } from "./checks.js";
 import type { Credentials } from "./fixtures.js";
 import type { LevelVerdict } from "./levels.js";
+import type { ExitCode, Outcome } from "./outcome.js";
 
 // What a run produces, as data: every module of the harness and every reporter speaks these types,
 // and none of them needs to import the module that runs cases to do so.
 
-export type Outcome = "pass" | "fail" | "known" | "error";
+export type { Outcome } from "./outcome.js";
 
 /** A finding as reported: counted or not, known to the baseline or not. */
 export interface ReportedFinding extends Finding {
@@ -103,7 +104,7 @@ export interface RunSummary {
   /** Why the coverage is below --min-coverage, when it is (exit code 1). */
   readonly coverageShortfall: string | undefined;
   /** 0: no counted findings; 1: counted findings, or coverage under --min-coverage; 2: the run could not be completed. */
-  readonly exitCode: 0 | 1 | 2;
+  readonly exitCode: ExitCode;
 }
 
 /** One request the pre-flight sent, and what came back. */

@@ -4,7 +4,7 @@ import type { Credentials } from "./fixtures.js";
 import type { CaseResult, Coverage, ReportedFinding, StepResult } from "./results.js";
 import { LEVELS, levelsToRun, type Level } from "./levels.js";
 import { caseOutcome } from "./outcome.js";
-import { classifier, summarize, type SummaryInput } from "./verdict.js";
+import { classifier, exitCodeOf, summarize, tally, type Judged, type SummaryInput } from "./verdict.js";
 
 const finding = (
   severity: Severity,
@@ -254,5 +254,41 @@ describe("summarize: a verdict per level", () => {
     const results = [result("a", "error", [step(200)])];
     const summary = summarize(results, { ...input, levels: levelsToRun([], true) });
     expect(summary.levels.map((l) => l.verdict)).toEqual(LEVELS.map(() => "error"));
+  });
+});
+
+describe("tally and exitCodeOf: one rule for a run (chosen cases) and the proxy (observed traffic)", () => {
+  const part = (outcome: Judged["outcome"], ...findings: [Severity, boolean][]): Judged => ({
+    outcome,
+    findings: findings.map(([severity, counts]) => ({ severity, counts })),
+  });
+  it("counts parts by outcome, findings by severity, parts with a failure and counted findings", () => {
+    const t = tally([
+      part("fail", ["failure", true], ["note", false]),
+      part("pass", ["warning", false]),
+      part("error"),
+    ]);
+    expect(t).toEqual({
+      total: 3,
+      outcomes: { pass: 1, fail: 1, known: 0, error: 1 },
+      severities: { failure: 1, warning: 1, note: 1 },
+      withFailure: 1,
+      counted: 1,
+    });
+  });
+  it.each([
+    ["a failed and an unjudged part", [part("fail"), part("error")], undefined, 2, 1],
+    ["an unjudged part only", [part("pass"), part("error")], undefined, 2, 0],
+    ["a failed part, and no verdict for the whole", [part("fail")], "nothing judged", 2, 1],
+    ["no verdict for the whole", [part("error")], "nothing judged", 2, 2],
+    ["a known deviation", [part("known")], undefined, 0, 0],
+    ["a failed part", [part("pass"), part("fail")], undefined, 1, 1],
+  ] as const)("%s: a run exits %s, a proxy session %s", (_name, parts, runError, chosen, observed) => {
+    expect(exitCodeOf(tally(parts), { weighing: "chosen", runError })).toBe(chosen);
+    expect(exitCodeOf(tally(parts), { weighing: "observed", runError })).toBe(observed);
+  });
+  it("fails a whole on something besides its parts (coverage), after an error of a run", () => {
+    expect(exitCodeOf(tally([part("pass")]), { weighing: "chosen", runError: undefined, alsoFails: true })).toBe(1);
+    expect(exitCodeOf(tally([part("error")]), { weighing: "chosen", runError: undefined, alsoFails: true })).toBe(2);
   });
 });

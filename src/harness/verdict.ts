@@ -1,10 +1,73 @@
 import type { ContractNote } from "../contract/index.js";
 import { baselineKey, deviationMatcher, isPattern, type Baseline } from "./baseline.js";
-import type { Finding } from "./checks.js";
+import type { Finding, Severity } from "./checks.js";
 import { operationCoveragePercent } from "./coverage.js";
 import type { Level, LevelVerdict } from "./levels.js";
-import { caseLevelOutcome } from "./outcome.js";
-import type { CaseResult, Coverage, Outcome, ReportedFinding, RunSummary, StepResult } from "./results.js";
+import { caseLevelOutcome, EXIT_VERDICT, type ExitCode, type Outcome } from "./outcome.js";
+import type { CaseResult, Coverage, ReportedFinding, RunSummary, StepResult } from "./results.js";
+
+// The verdict layer: how findings count, and how a whole (a conformance run, a proxy session) is
+// judged from its parts (cases, exchanges). The run's summary and the proxy's are made here, from
+// one tally and one rule for the exit code.
+
+/** What the summariser reads of one judged part: a case of a run, an exchange through the proxy. */
+export interface Judged {
+  readonly outcome: Outcome;
+  readonly findings: readonly { readonly severity: Severity; readonly counts: boolean }[];
+}
+
+/** Parts by outcome, findings by severity, and the parts' findings that count. */
+export interface Tally {
+  readonly total: number;
+  readonly outcomes: Readonly<Record<Outcome, number>>;
+  readonly severities: Readonly<Record<Severity, number>>;
+  /** Parts with at least one finding of severity failure. */
+  readonly withFailure: number;
+  /** Findings that count toward exit code 1. */
+  readonly counted: number;
+}
+
+export function tally(parts: readonly Judged[]): Tally {
+  const outcomes: Record<Outcome, number> = { pass: 0, fail: 0, known: 0, error: 0 };
+  const severities: Record<Severity, number> = { failure: 0, warning: 0, note: 0 };
+  let withFailure = 0;
+  let counted = 0;
+  for (const part of parts) {
+    outcomes[part.outcome]++;
+    for (const f of part.findings) {
+      severities[f.severity]++;
+      if (f.counts) counted++;
+    }
+    if (part.findings.some((f) => f.severity === "failure")) withFailure++;
+  }
+  return { total: parts.length, outcomes, severities, withFailure, counted };
+}
+
+/**
+ * How a whole is judged from its parts. A run chose every case it judges (`chosen`): a case it
+ * could not judge leaves the verdict open, and a setup mistake can look like failures, so an error
+ * comes before any failure. The proxy judges whatever traffic came (`observed`): an exchange it could
+ * not judge is no error of the session, and a counted failure is evidence even when nothing else
+ * was judged, so the session is an error only when it has no verdict at all and nothing failed.
+ */
+export type Weighing = "chosen" | "observed";
+
+/** The rule of the exit code, for run and proxy alike: 0 pass, 1 fail, 2 could not judge. */
+export function exitCodeOf(
+  parts: Tally,
+  rule: {
+    readonly weighing: Weighing;
+    /** Why the whole could not be judged, when it could not. */
+    readonly runError: string | undefined;
+    /** Something besides a failed part that fails the whole (coverage under --min-coverage). */
+    readonly alsoFails?: boolean;
+  },
+): ExitCode {
+  const failed = parts.outcomes.fail > 0 || rule.alsoFails === true;
+  const error = rule.runError !== undefined || (rule.weighing === "chosen" && parts.outcomes.error > 0);
+  if (rule.weighing === "chosen") return error ? 2 : failed ? 1 : 0;
+  return failed ? 1 : error ? 2 : 0;
+}
 
 /** Turns a finding of a fixture into a reported one: known to the baseline, counted, or neither. */
 export type Classify = (fixture: string, finding: Finding) => ReportedFinding;
@@ -16,12 +79,22 @@ export type Classify = (fixture: string, finding: Finding) => ReportedFinding;
  */
 export function classifier(baseline: Baseline | undefined, levels: readonly Level[]): Classify {
   const known = deviationMatcher(baseline?.deviations ?? []);
-  const run = new Set<Level>(["contract", ...levels]);
   return (fixture, finding) => {
     const isKnown = known(fixture, finding.check, finding.received);
-    const counted = finding.severity !== "note" && run.has(finding.level);
-    return { ...finding, known: isKnown, counts: !isKnown && counted };
+    return { ...finding, known: isKnown, counts: !isKnown && decides(finding, levels) };
   };
+}
+
+/**
+ * Whether a finding decides a verdict, for a run and for the proxy alike: it is not a note, and its
+ * level runs (`contract` always does). A run leaves out what its baseline knows; the proxy, the
+ * client's findings unless --fail-on-client.
+ */
+export function decides(
+  finding: { readonly severity: Severity; readonly level: Level },
+  levels: readonly Level[],
+): boolean {
+  return finding.severity !== "note" && (finding.level === "contract" || levels.includes(finding.level));
 }
 
 /** The verdict of each level run, over every case. */
@@ -33,8 +106,8 @@ export function levelVerdicts(
   return levels.map((level) => {
     const outcomes = results.map((r) => ({ id: r.fixture, outcome: caseLevelOutcome(r, level) }));
     const failedCases = outcomes.filter((o) => o.outcome === "fail").map((o) => o.id);
-    const error = runError !== undefined || outcomes.some((o) => o.outcome === "error");
-    return { level, verdict: error ? "error" : failedCases.length > 0 ? "fail" : "pass", failedCases };
+    const parts = tally(outcomes.map((o) => ({ outcome: o.outcome, findings: [] })));
+    return { level, verdict: EXIT_VERDICT[exitCodeOf(parts, { weighing: "chosen", runError })], failedCases };
   });
 }
 
@@ -63,8 +136,7 @@ export interface SummaryInput {
 
 /** The run's summary and exit code: 2 if anything could not be judged, else 1 if anything counts, else 0. */
 export function summarize(results: readonly CaseResult[], input: SummaryInput): RunSummary {
-  const findings = results.flatMap((r) => r.steps.flatMap((s) => s.findings));
-  const count = (o: Outcome): number => results.filter((r) => r.outcome === o).length;
+  const parts = tally(results.map((r) => ({ outcome: r.outcome, findings: r.steps.flatMap((s) => s.findings) })));
   const steps = results.flatMap((r) => r.steps);
   // A setup mistake (a wrong token, a wrong base path) is "could not judge", never the target's failure.
   const runError = noAnswerAtAll(steps) ?? setupError(steps) ?? input.stopped;
@@ -79,14 +151,14 @@ export function summarize(results: readonly CaseResult[], input: SummaryInput): 
     target: input.target,
     spec: input.spec,
     seed: input.seed,
-    total: results.length,
-    passed: count("pass"),
-    failed: count("fail"),
-    known: count("known"),
-    errors: count("error"),
-    failures: findings.filter((f) => f.severity === "failure").length,
-    warnings: findings.filter((f) => f.severity === "warning").length,
-    notes: findings.filter((f) => f.severity === "note").length,
+    total: parts.total,
+    passed: parts.outcomes.pass,
+    failed: parts.outcomes.fail,
+    known: parts.outcomes.known,
+    errors: parts.outcomes.error,
+    failures: parts.severities.failure,
+    warnings: parts.severities.warning,
+    notes: parts.severities.note,
     staleBaseline: staleEntries(results, input),
     levels: levelVerdicts(results, input.levels, runError),
     durationMs: input.durationMs,
@@ -97,8 +169,7 @@ export function summarize(results: readonly CaseResult[], input: SummaryInput): 
     ...(input.contractNotes !== undefined && input.contractNotes.length > 0
       ? { contractNotes: input.contractNotes }
       : {}),
-    exitCode:
-      runError !== undefined || count("error") > 0 ? 2 : count("fail") > 0 || coverageShortfall !== undefined ? 1 : 0,
+    exitCode: exitCodeOf(parts, { weighing: "chosen", runError, alsoFails: coverageShortfall !== undefined }),
   };
 }
 

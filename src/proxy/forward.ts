@@ -6,8 +6,8 @@ import {
   type ServerResponse,
 } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
-import { KitError, type KitErrorCode } from "../errors.js";
 import type { TransportFailureKind } from "../harness/http-client.js";
+import { answerCodeFor, proxyErrorAnswer } from "./error-answers.js";
 
 /**
  * Fields that describe one connection, not the message: a proxy does not forward them (RFC 9110
@@ -188,17 +188,9 @@ function classify(
   };
 }
 
-/** The code and status of the proxy's own answer for an upstream failure before any answer head. */
-function ownAnswer(kind: TransportFailureKind): { status: number; code: KitErrorCode } {
-  if (kind === "timeout") return { status: 504, code: "PS_UPSTREAM_TIMEOUT" };
-  if (kind === "unreachable") return { status: 502, code: "PS_UPSTREAM_UNREACHABLE" };
-  return { status: 502, code: "PS_UPSTREAM_RESET" };
-}
-
-/** The Error-shaped body the proxy answers with when the upstream failed (the contract's Error, plus code). */
+/** The Error-shaped body the proxy answers with when the upstream failed: an answer of its wire-error table. */
 export function upstreamErrorBody(kind: TransportFailureKind, detail: string): { status: number; body: string } {
-  const { status, code } = ownAnswer(kind);
-  return { status, body: JSON.stringify({ error: status, message: new KitError(code, detail).message, code }) };
+  return proxyErrorAnswer(answerCodeFor(kind), detail);
 }
 
 /**

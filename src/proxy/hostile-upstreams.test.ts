@@ -65,7 +65,7 @@ describe("upstreams that fail before answering", () => {
       expect(a.status).toBe(502);
       expect(errorBody(a.body)).toMatchObject({ error: 502, code: "PS_UPSTREAM_UNREACHABLE" });
     }
-    expect(exchanges.map((e) => e.server)).toEqual(["not-judged", "not-judged"]);
+    expect(exchanges.map((e) => e.server)).toEqual(["error", "error"]);
     expect(summary).toMatchObject({ exchanges: 2, judged: 0, exitCode: 2 });
     expect(summary.runError).toContain("PS_UPSTREAM_UNREACHABLE");
   });
@@ -148,7 +148,7 @@ describe("upstreams that break off their answer", () => {
       const answer = await send(`${proxy.url}/plants`, { ...create, onChunk: (_c, res) => res.destroy() });
       expect(answer.status).toBe(200);
       const { summary, exchanges } = await proxy.stop();
-      expect(exchanges[0]).toMatchObject({ server: "not-judged", findings: [] });
+      expect(exchanges[0]).toMatchObject({ server: "error", findings: [] });
       expect(exchanges[0]!.notJudged).toMatchObject({
         kind: "client-gone",
         message: expect.stringContaining("the client closed the connection"),

@@ -3,13 +3,15 @@
 export { startProxy, PROXY_DEFAULTS } from "./start-proxy.js";
 export type { ProxyOptions, RunningProxy } from "./start-proxy.js";
 export {
+  PROXY_REPORT_FORMATS,
   proxyJsonReport,
   proxyJunitReport,
   proxyConsoleReporter,
+  proxyReportFiles,
   proxySummaryLines,
   writeProxyReports,
 } from "./reports.js";
-export type { ProxyConsoleOptions } from "./reports.js";
+export type { ProxyConsoleOptions, ProxyReportFormatName } from "./reports.js";
 export type {
   ClientCheckId,
   ExchangeRecord,
@@ -20,6 +22,5 @@ export type {
   ProxyResult,
   ProxySummary,
   Side,
-  SideOutcome,
   StopReason,
 } from "./types.js";

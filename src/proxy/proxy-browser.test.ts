@@ -112,8 +112,8 @@ describe("a browser page calling the reference server through the proxy", () => 
       ]);
       expect(exchanges[0]).toMatchObject({
         operation: undefined,
-        client: "not-judged",
-        server: "not-judged",
+        client: "error",
+        server: "error",
         notJudged: { kind: "preflight" },
       });
       expect(exchanges[0]!.findings.map((f) => [f.side, f.check, f.severity, f.counts])).toEqual([
@@ -142,7 +142,7 @@ describe("a browser page calling the reference server through the proxy", () => 
       expect(stored()).toBe(0);
       const { summary, exchanges } = await proxy.stop();
       expect(exchanges.map((e) => [e.method, e.status, e.client, e.server, e.notJudged?.kind])).toEqual([
-        ["OPTIONS", 204, "not-judged", "not-judged", "preflight"],
+        ["OPTIONS", 204, "error", "error", "preflight"],
       ]);
       expect(summary).toMatchObject({ exchanges: 1, judged: 0, clientViolations: 0, serverViolations: 0, exitCode: 2 });
       expect(summary.runError).toContain("nothing was judged");
@@ -157,8 +157,8 @@ describe("a browser page calling the reference server through the proxy", () => 
       expect(stored()).toBe(1);
       const { summary, exchanges } = await proxy.stop();
       expect(exchanges.map((e) => [e.method, e.status, e.server])).toEqual([
-        ["OPTIONS", 204, "not-judged"],
-        ["OPTIONS", 204, "not-judged"],
+        ["OPTIONS", 204, "error"],
+        ["OPTIONS", 204, "error"],
         ["POST", 200, "pass"],
       ]);
       expect(summary).toMatchObject({ exchanges: 3, judged: 1, serverViolations: 0, warnings: 0, exitCode: 0 });

@@ -135,8 +135,8 @@ describe("the proxy in front of the Prism mock", () => {
       expect(exchanges[5]).toMatchObject({ client: "pass", server: "pass" });
       expect(checks(exchanges[5]!, "server")).toEqual([["status.undocumented", "note"]]);
       expect(exchanges[6]).toMatchObject({
-        client: "not-judged",
-        server: "not-judged",
+        client: "error",
+        server: "error",
         notJudged: { kind: "preflight" },
       });
 

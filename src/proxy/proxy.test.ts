@@ -96,8 +96,8 @@ describe("the proxy in front of the reference server", () => {
       // No token is not the proxy's to judge; the 401 is undocumented, where the contract is silent: a note.
       expect(exchanges[5]).toMatchObject({ client: "pass", server: "pass", status: 401 });
       expect(exchanges[5]!.findings.map((f) => [f.check, f.severity])).toEqual([["status.undocumented", "note"]]);
-      expect(exchanges[6]).toMatchObject({ client: "not-judged", server: "not-judged", status: 204 });
-      expect(exchanges[7]).toMatchObject({ client: "fail", server: "not-judged", status: 404 });
+      expect(exchanges[6]).toMatchObject({ client: "error", server: "error", status: 204 });
+      expect(exchanges[7]).toMatchObject({ client: "fail", server: "error", status: 404 });
       expect(clientChecks(exchanges[7]!)).toEqual(["request.path"]);
       expect(events.filter((e) => e.type === "exchange-finished")).toHaveLength(8);
       expect(events.at(-1)?.type).toBe("proxy-stopped");
@@ -391,7 +391,7 @@ describe("byte-identical pass-through", () => {
       ]);
       expect(received.raw.filter((n, i) => i % 2 === 0 && !own.has(n.toLowerCase()))).toEqual([]);
       const { exchanges } = await proxy.stop();
-      expect(exchanges[0]).toMatchObject({ requestBytes: upload.length, responseBytes: size, server: "not-judged" });
+      expect(exchanges[0]).toMatchObject({ requestBytes: upload.length, responseBytes: size, server: "error" });
     } finally {
       await proxy.stop();
       await upstream.close();

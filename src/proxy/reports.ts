@@ -1,12 +1,18 @@
 import { visible } from "../harness/reporters/console.js";
-import { xml } from "../harness/reporters/junit.js";
+import { verdictLine, type Verdict } from "../harness/outcome.js";
+import { jsonDocument } from "../harness/reporters/json.js";
+import { junitXml, type JUnitCase } from "../harness/reporters/junit.js";
 import type { ExchangeRecord, ProxyEvent, ProxyFinding, ProxySummary } from "./types.js";
-import { writeFileAtomic } from "../harness/reporters/files.js";
+import { writeFileAtomic, type ReportFile, type Reporter } from "../harness/reporters/files.js";
 
 /** The JSON report: the summary and every exchange with its findings. */
 export function proxyJsonReport(summary: ProxySummary, exchanges: readonly ExchangeRecord[]): string {
-  return JSON.stringify({ tool: "plantstore-kit proxy", format: 1, summary, exchanges }, null, 2) + "\n";
+  // Format 1 writes a side that could not be judged as "not-judged", as it always has.
+  const written = exchanges.map((e) => ({ ...e, client: sideWord(e.client), server: sideWord(e.server) }));
+  return jsonDocument("plantstore-kit proxy", { summary, exchanges: written });
 }
+
+const sideWord = (v: Verdict): string => (v === "error" ? NOT_JUDGED : v);
 
 /** Exchanges grouped by what they did: operation (or method and path), and status (or why none came). */
 function groups(
@@ -62,49 +68,49 @@ function detail(items: ReturnType<typeof distinct>): string {
  * rest (client violations that do not count, warnings, notes) in system-out.
  */
 export function proxyJunitReport(summary: ProxySummary, exchanges: readonly ExchangeRecord[]): string {
-  const seconds = (ms: number): string => (ms / 1000).toFixed(3);
-  let failures = 0;
-  let errors = 0;
-  const cases = [...groups(exchanges).values()].map(({ classname, name, list }) => {
+  const cases = [...groups(exchanges).values()].map(({ classname, name, list }): JUnitCase => {
     const counted = distinct(list, (f) => f.counts);
     const others = distinct(list, (f) => !f.counts);
-    let body = "";
-    if (counted.length > 0) {
-      failures++;
-      const message = counted.map(({ f }) => `${f.side} ${f.check}: ${f.message}`).join("; ");
-      body += `<failure message="${xml(message)}" type="${xml(counted[0]!.f.check)}">${xml(detail(counted))}</failure>`;
-    } else if (list.every((e) => e.server === "not-judged" && e.answeredBy !== "upstream")) {
-      errors++;
-      body += `<error message="${xml(`not judged: ${list[0]!.notJudged?.message ?? "unknown"}`)}" type="not-judged"/>`;
-    }
     const out = [`${list.length} exchange(s): ${list.map((e) => e.index).join(", ")}`];
     if (others.length > 0) out.push(detail(others));
-    body += `<system-out>${xml(out.join("\n\n"))}</system-out>`;
-    const time = list.reduce((t, e) => t + e.durationMs, 0);
-    return `    <testcase classname="${xml(classname)}" name="${xml(name)}" time="${seconds(time)}">${body}</testcase>`;
+    const verdict: Pick<JUnitCase, "failure" | "error"> =
+      counted.length > 0
+        ? {
+            failure: {
+              message: counted.map(({ f }) => `${f.side} ${f.check}: ${f.message}`).join("; "),
+              type: counted[0]!.f.check,
+              text: detail(counted),
+            },
+          }
+        : list.every((e) => e.server === "error" && e.answeredBy !== "upstream")
+          ? { error: { message: `not judged: ${list[0]!.notJudged?.message ?? "unknown"}`, type: NOT_JUDGED } }
+          : {};
+    const timeMs = list.reduce((t, e) => t + e.durationMs, 0);
+    return { classname, name, timeMs, ...verdict, systemOut: out.join("\n\n") };
   });
-  if (cases.length === 0 && summary.runError !== undefined) {
-    errors++;
-    cases.push(
-      `    <testcase classname="proxy" name="run">` +
-        `<error message="${xml(summary.runError)}" type="not-judged"/></testcase>`,
-    );
-  }
-  const counts = `tests="${cases.length}" failures="${failures}" errors="${errors}" skipped="0"`;
-  const attrs = `${counts} time="${seconds(summary.durationMs)}"`;
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="plantstore proxy" ${attrs}>`,
-    `  <testsuite name="${xml(`proxy ${summary.target}`)}" ${attrs}>`,
-    `    <properties><property name="spec" value="${xml(summary.spec)}"/>` +
-      `<property name="target" value="${xml(summary.target)}"/>` +
-      `<property name="exit-code" value="${summary.exitCode}"/></properties>`,
-    ...cases,
-    "  </testsuite>",
-    "</testsuites>",
-    "",
-  ].join("\n");
+  if (cases.length === 0 && summary.runError !== undefined)
+    cases.push({ classname: "proxy", name: "run", error: { message: summary.runError, type: NOT_JUDGED } });
+  return junitXml({
+    name: "plantstore proxy",
+    suite: `proxy ${summary.target}`,
+    counts: {
+      tests: cases.length,
+      failures: cases.filter((c) => c.failure !== undefined).length,
+      errors: cases.filter((c) => c.error !== undefined).length,
+      skipped: 0,
+      timeMs: summary.durationMs,
+    },
+    properties: [
+      ["spec", summary.spec],
+      ["target", summary.target],
+      ["exit-code", String(summary.exitCode)],
+    ],
+    cases,
+  });
 }
+
+/** What format 1 of the proxy's reports calls a side, or a test case, that could not be judged. */
+const NOT_JUDGED = "not-judged";
 
 export interface ProxyConsoleOptions {
   /** Print notes and passing exchanges too. */
@@ -168,27 +174,38 @@ export function proxySummaryLines(s: ProxySummary): string[] {
   ];
   if (s.runError !== undefined) lines.push(visible(s.runError));
   const who = s.counted.server > 0 ? "an answer" : "a request (--fail-on-client)";
-  lines.push(
-    s.exitCode === 0
-      ? "verdict: PASS, no answer broke the contract (exit 0)"
-      : s.exitCode === 1
-        ? `verdict: FAIL, ${who} broke the contract (exit 1)`
-        : "verdict: ERROR, nothing to judge (exit 2)",
-  );
+  const why = { 0: ", no answer broke the contract", 1: `, ${who} broke the contract`, 2: ", nothing to judge" };
+  lines.push(verdictLine(s.exitCode, why[s.exitCode]));
   return lines;
 }
 
+/** The proxy's report formats, by the name `--report NAME=FILE` gives: the run's writers, over exchanges. */
+export const PROXY_REPORT_FORMATS = {
+  json: proxyJsonReport,
+  junit: proxyJunitReport,
+} as const satisfies Readonly<Record<string, (summary: ProxySummary, exchanges: readonly ExchangeRecord[]) => string>>;
+
+export type ProxyReportFormatName = keyof typeof PROXY_REPORT_FORMATS;
+
 /** Writes each report of a finished proxy run atomically; returns the lines that say so. */
 export function writeProxyReports(
-  reports: readonly { readonly format: "json" | "junit"; readonly file: string }[],
+  reports: readonly ReportFile<ProxyReportFormatName>[],
   summary: ProxySummary,
   exchanges: readonly ExchangeRecord[],
 ): string[] {
   return reports.map((r) => {
-    writeFileAtomic(
-      r.file,
-      r.format === "json" ? proxyJsonReport(summary, exchanges) : proxyJunitReport(summary, exchanges),
-    );
+    writeFileAtomic(r.file, PROXY_REPORT_FORMATS[r.format](summary, exchanges));
     return `${r.format} report written to ${r.file}`;
   });
+}
+
+/** The reporter that writes each report file when the proxy stops, and says so with `write`. */
+export function proxyReportFiles(
+  reports: readonly ReportFile<ProxyReportFormatName>[],
+  write: (line: string) => void = () => undefined,
+): Reporter<ProxyEvent> {
+  return (event) => {
+    if (event.type !== "proxy-stopped") return;
+    for (const line of writeProxyReports(reports, event.summary, event.exchanges)) write(line);
+  };
 }

@@ -6,20 +6,21 @@ import { DEFAULT_SPEC, shortPath } from "../paths.js";
 import { curlFor, maskCommand } from "../harness/curl.js";
 import { decode } from "../harness/http-client.js";
 import { levelsToRun, type Level } from "../harness/levels.js";
+import type { Verdict } from "../harness/outcome.js";
 import { parseTarget } from "../harness/target.js";
+import { decides } from "../harness/verdict.js";
 import { maskRequestTarget, type Redactor } from "../harness/redact.js";
 import { createUpstream, forwardExchange, type ForwardedExchange, type Upstream } from "./forward.js";
 import { judgeRequest, judgeResponse, type RawFinding } from "./judge-exchange.js";
 import { credentialPlaces, SecretBook, secretsOf, type CredentialPlaces } from "./secrets.js";
+import { summariseExchanges } from "./summary.js";
 import type {
   ExchangeRecord,
   NotJudgedKind,
   ProxyEvent,
   ProxyFinding,
   ProxyResult,
-  ProxySummary,
   Side,
-  SideOutcome,
   StopReason,
 } from "./types.js";
 
@@ -158,7 +159,7 @@ export async function startProxy(
         book.redactor(),
         contract,
       );
-      const summary = summarise(exchanges, {
+      const summary = summariseExchanges(exchanges, {
         target: targetShown,
         url,
         spec: contract.source,
@@ -296,7 +297,7 @@ function recordExchange(
 
   // The checks masked what they quote of the exchange; the net masks a long secret again wherever it is.
   const findings: ProxyFinding[] = raw.map(({ side, finding }) => {
-    const countable = finding.severity !== "note" && j.levels.includes(finding.level);
+    const countable = decides(finding, j.levels);
     return {
       ...finding,
       message: redact.prose(finding.message),
@@ -306,10 +307,8 @@ function recordExchange(
       counts: countable && (side === "server" || j.failOnClient),
     };
   });
-  const broken = (side: Side): boolean =>
-    findings.some((x) => x.side === side && x.severity !== "note" && j.levels.includes(x.level));
-  const outcome = (side: Side, judged: boolean): SideOutcome =>
-    !judged ? "not-judged" : broken(side) ? "fail" : "pass";
+  const broken = (side: Side): boolean => findings.some((x) => x.side === side && decides(x, j.levels));
+  const outcome = (side: Side, judged: boolean): Verdict => (!judged ? "error" : broken(side) ? "fail" : "pass");
   const reproducible = findings.some((x) => x.severity !== "note") && f.requestComplete && !f.requestBody.over;
   return {
     index,
@@ -347,8 +346,8 @@ function failedRecord(index: number, startedAt: string, f: ForwardedExchange, er
     durationMs: f.durationMs,
     requestBytes: f.requestBody.bytes,
     responseBytes: f.responseBody.bytes,
-    client: "not-judged",
-    server: "not-judged",
+    client: "error",
+    server: "error",
     notJudged: { kind: "proxy-error", message: `the proxy failed to judge this exchange: ${(error as Error).name}` },
     findings: [],
     curl: undefined,
@@ -481,46 +480,6 @@ function finalMask(records: ExchangeRecord[], redact: Redactor, contract: Contra
           })),
         },
   );
-}
-
-/** Counts and the verdict: 1 when a counted finding exists, else 2 when nothing was judged, else 0. */
-function summarise(
-  exchanges: readonly ExchangeRecord[],
-  run: Pick<ProxySummary, "target" | "url" | "spec" | "stoppedBy" | "levels" | "failOnClient" | "durationMs">,
-): ProxySummary {
-  const all = exchanges.flatMap((e) => e.findings);
-  const failures = (side: Side) => all.filter((x) => x.side === side && x.severity === "failure").length;
-  const withFailure = (side: Side) =>
-    exchanges.filter((e) => e.findings.some((x) => x.side === side && x.severity === "failure")).length;
-  const judged = exchanges.filter((e) => e.server !== "not-judged").length;
-  const counted = {
-    client: all.filter((x) => x.counts && x.side === "client").length,
-    server: all.filter((x) => x.counts && x.side === "server").length,
-  };
-  const unreachable = exchanges.find((e) => e.notJudged?.kind === "unreachable");
-  let runError: string | undefined;
-  if (exchanges.length === 0) runError = "nothing to judge: no request came through the proxy";
-  else if (judged === 0) {
-    runError =
-      unreachable !== undefined && exchanges.every((e) => e.answeredBy !== "upstream")
-        ? `nothing was judged: ${unreachable.notJudged?.message ?? ""} [PS_UPSTREAM_UNREACHABLE]`
-        : "nothing was judged: no request named an operation of the contract and got a whole answer";
-  }
-  return {
-    ...run,
-    exchanges: exchanges.length,
-    judged,
-    notJudged: exchanges.length - judged,
-    clientViolations: failures("client"),
-    clientExchanges: withFailure("client"),
-    serverViolations: failures("server"),
-    serverExchanges: withFailure("server"),
-    warnings: all.filter((x) => x.severity === "warning").length,
-    notes: all.filter((x) => x.severity === "note").length,
-    counted,
-    runError,
-    exitCode: counted.client + counted.server > 0 ? 1 : runError !== undefined ? 2 : 0,
-  };
 }
 
 /** The levels the options ask for; a name that is none is a usage error naming it. */

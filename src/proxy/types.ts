@@ -1,5 +1,6 @@
 import type { CheckId, Finding } from "../harness/checks.js";
 import type { Level } from "../harness/levels.js";
+import type { ExitCode, Verdict } from "../harness/outcome.js";
 
 /** Whose bug a finding is: the client's request, or the server's answer. */
 export type Side = "client" | "server";
@@ -25,9 +26,6 @@ export interface ProxyFinding extends Omit<Finding, "check"> {
  */
 export type NotJudgedKind = "unreachable" | "no-operation" | "preflight" | "client-gone" | "cut" | "proxy-error";
 
-/** How one side of an exchange came out. */
-export type SideOutcome = "pass" | "fail" | "not-judged";
-
 /** One request and its answer as the proxy saw them; evidence is masked, bodies are not kept. */
 export interface ExchangeRecord {
   /** 1, 2, 3... in the order requests arrived. */
@@ -45,8 +43,12 @@ export interface ExchangeRecord {
   readonly durationMs: number;
   readonly requestBytes: number;
   readonly responseBytes: number;
-  readonly client: SideOutcome;
-  readonly server: SideOutcome;
+  /**
+   * How each side came out, in the run's vocabulary: error when that side could not be judged (the
+   * JSON report, format 1, writes it "not-judged").
+   */
+  readonly client: Verdict;
+  readonly server: Verdict;
   /** Why the answer could not be judged, when it could not. */
   readonly notJudged: { readonly kind: NotJudgedKind; readonly message: string } | undefined;
   readonly findings: readonly ProxyFinding[];
@@ -83,7 +85,7 @@ export interface ProxySummary {
   /** Why there is no verdict, when there is none (exit 2). */
   readonly runError: string | undefined;
   /** 0: no answer broke the contract; 1: one did (or, with failOnClient, a request did); 2: nothing to judge. */
-  readonly exitCode: 0 | 1 | 2;
+  readonly exitCode: ExitCode;
 }
 
 export interface ProxyResult {

@@ -1,5 +1,6 @@
 import { coverageLine } from "../coverage.js";
 import type { LevelVerdict } from "../levels.js";
+import { COULD_NOT_JUDGE, OUTCOME_WORDS, verdictLine, type Outcome } from "../outcome.js";
 import type { CaseResult, ReportedFinding, RunEvent, RunSummary } from "../results.js";
 
 /** Contract notes shown on the console; the JSON report has every one. */
@@ -22,12 +23,8 @@ export function consoleReporter(write: (line: string) => void, options: ConsoleO
   const green = paint(options.color, "32");
   const yellow = paint(options.color, "33");
   const dim = paint(options.color, "2");
-  const mark: Record<CaseResult["outcome"], string> = {
-    pass: green("PASS "),
-    fail: red("FAIL "),
-    known: yellow("KNOWN"),
-    error: red("ERROR"),
-  };
+  const colour: Record<Outcome, (s: string) => string> = { pass: green, fail: red, known: yellow, error: red };
+  const mark = (o: Outcome): string => colour[o](word(o));
   // A rule beyond the contract is named by its level: a failure when that level runs, else a warning.
   const sev = (f: ReportedFinding): string => {
     const level = f.level === "contract" ? "" : ` [${f.level}]`;
@@ -57,9 +54,9 @@ export function consoleReporter(write: (line: string) => void, options: ConsoleO
         const r = event.result;
         const width = String(event.total).length;
         write(
-          `[${String(event.index + 1).padStart(width)}/${event.total}] ${mark[r.outcome]} ${r.fixture} ${dim(`(${r.durationMs.toFixed(0)} ms)`)}`,
+          `[${String(event.index + 1).padStart(width)}/${event.total}] ${mark(r.outcome)} ${r.fixture} ${dim(`(${r.durationMs.toFixed(0)} ms)`)}`,
         );
-        if (r.error !== undefined) write(`    ${red("could not judge")}: ${visible(r.error)}`);
+        if (r.error !== undefined) write(`    ${red(COULD_NOT_JUDGE)}: ${visible(r.error)}`);
         for (const step of r.steps) {
           for (const f of step.findings) {
             write(`    ${sev(f)} ${f.check}: ${visible(f.message)}`);
@@ -91,14 +88,14 @@ export function recapLines(results: readonly CaseResult[]): string[] {
   const lines = ["", `failing cases (${bad.length}):`];
   for (const r of bad) {
     if (r.outcome === "error") {
-      lines.push(`  ERROR ${r.fixture}: could not judge: ${visible(r.error ?? "")}`);
+      lines.push(`  ${word("error")} ${r.fixture}: ${COULD_NOT_JUDGE}: ${visible(r.error ?? "")}`);
       continue;
     }
     const first = r.steps.flatMap((s) => s.findings).find((f) => f.counts);
     lines.push(
       first === undefined
-        ? `  FAIL  ${r.fixture}`
-        : `  FAIL  ${r.fixture}: ${first.check}${first.level === "contract" ? "" : ` [${first.level}]`}: ` +
+        ? `  ${word("fail")} ${r.fixture}`
+        : `  ${word("fail")} ${r.fixture}: ${first.check}${first.level === "contract" ? "" : ` [${first.level}]`}: ` +
             `${visible(first.message)} (${visible(first.rule)})`,
     );
   }
@@ -118,7 +115,7 @@ export function summaryLines(s: RunSummary): string[] {
   for (const n of s.coverage.operations.notExercised)
     lines.push(`  not exercised: ${n.method} ${n.path} (${n.operation}): ${n.reason}`);
   if (s.coverageShortfall !== undefined) lines.push(`coverage too low: ${s.coverageShortfall}`);
-  if (s.runError !== undefined) lines.push(`could not judge the target: ${visible(s.runError)}`);
+  if (s.runError !== undefined) lines.push(`${COULD_NOT_JUDGE} the target: ${visible(s.runError)}`);
   const left = s.coverage.operations.total - s.coverage.operations.exercised;
   // A pass says what it did not cover: a pass over part of a contract is not a pass over all of it.
   const partly = left === 0 ? "" : `, ${left} of ${s.coverage.operations.total} operations not exercised`;
@@ -130,22 +127,20 @@ export function summaryLines(s: RunSummary): string[] {
         : `the target breaks level ${s.levels
             .filter((l) => l.verdict === "fail")
             .map((l) => l.level)
-            .join(", ")} (the contract itself: PASS)`;
-  lines.push(
-    s.exitCode === 0
-      ? `verdict: PASS${partly} (exit 0)`
-      : s.exitCode === 1
-        ? `verdict: FAIL, ${failedOn}${partly} (exit 1)`
-        : "verdict: ERROR, the run could not judge every case (exit 2)",
-  );
+            .join(", ")} (the contract itself: ${OUTCOME_WORDS.pass})`;
+  const why = { 0: partly, 1: `, ${failedOn}${partly}`, 2: `, the run ${COULD_NOT_JUDGE} every case` };
+  lines.push(verdictLine(s.exitCode, why[s.exitCode]));
   return lines;
 }
 
 /** A level's verdict in the summary line: `accepts-all-valid FAIL (3 cases)`. */
 function levelText(l: LevelVerdict): string {
   const cases = l.failedCases.length;
-  return `${l.level} ${l.verdict.toUpperCase()}${cases > 0 ? ` (${cases} case${cases === 1 ? "" : "s"})` : ""}`;
+  return `${l.level} ${OUTCOME_WORDS[l.verdict]}${cases > 0 ? ` (${cases} case${cases === 1 ? "" : "s"})` : ""}`;
 }
+
+/** An outcome's word in a column of five: `PASS `, `KNOWN`. */
+const word = (o: Outcome): string => OUTCOME_WORDS[o].padEnd(5);
 
 /** Long commands (a 100,000-character name) are cut on the console; reports keep them whole. */
 function clip(command: string): string {

@@ -1,15 +1,46 @@
 import { accessSync, constants, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { KitError } from "../../errors.js";
-import type { CaseResult, RunSummary } from "../results.js";
+import type { CaseResult, RunEvent, RunSummary } from "../results.js";
 import { htmlErrorReport, htmlReport } from "./html.js";
 import { jsonErrorReport, jsonReport } from "./json.js";
 import { junitErrorReport, junitReport } from "./junit.js";
 import { markdownErrorReport, markdownReport } from "./markdown.js";
 
+// Reporters are consumers of events, as vitest's are: the console's prints each event as it comes;
+// a file's writes its report when the run (or the proxy session) finishes. Which file is written in
+// which format is looked up in a map from format name to writer, so a new format is one file (its
+// writers) and one line in the map.
+
+/** A consumer of a run's (or a proxy session's) events. */
+export type Reporter<E> = (event: E) => void;
+
+/** Several reporters as one: each event goes to each, in the order given. */
+export function reporters<E>(...list: readonly Reporter<E>[]): Reporter<E> {
+  return (event) => {
+    for (const reporter of list) reporter(event);
+  };
+}
+
+/** A report format of a run: the text of a finished run's file, and of a run that could not start. */
+export interface ReportFormat {
+  readonly finished: (summary: RunSummary, results: readonly CaseResult[]) => string;
+  readonly couldNotStart: (error: { readonly code: string; readonly message: string }) => string;
+}
+
+/** The run's report formats, by the name `--report NAME=FILE` gives. */
+export const REPORT_FORMATS = {
+  json: { finished: jsonReport, couldNotStart: jsonErrorReport },
+  junit: { finished: junitReport, couldNotStart: junitErrorReport },
+  markdown: { finished: markdownReport, couldNotStart: markdownErrorReport },
+  html: { finished: htmlReport, couldNotStart: htmlErrorReport },
+} as const satisfies Readonly<Record<string, ReportFormat>>;
+
+export type ReportFormatName = keyof typeof REPORT_FORMATS;
+
 /** A report to write: its format and its file. */
-export interface ReportFile {
-  readonly format: "json" | "junit" | "markdown" | "html";
+export interface ReportFile<F extends string = ReportFormatName> {
+  readonly format: F;
   readonly file: string;
 }
 
@@ -46,17 +77,14 @@ export function writeReports(
   summary: RunSummary,
   results: readonly CaseResult[],
 ): void {
-  for (const r of reports) {
-    const text =
-      r.format === "json"
-        ? jsonReport(summary, results)
-        : r.format === "junit"
-          ? junitReport(summary, results)
-          : r.format === "markdown"
-            ? markdownReport(summary, results)
-            : htmlReport(summary, results);
-    writeFileAtomic(r.file, text);
-  }
+  for (const r of reports) writeFileAtomic(r.file, REPORT_FORMATS[r.format].finished(summary, results));
+}
+
+/** The reporter that writes each report file when the run finishes (see writeReports). */
+export function reportFiles(reports: readonly ReportFile[]): Reporter<RunEvent> {
+  return (event) => {
+    if (event.type === "run-finished") writeReports(reports, event.summary, event.results);
+  };
 }
 
 /**
@@ -64,15 +92,5 @@ export function writeReports(
  * is the one the CLI prints: the kit's errors never quote a credential (the target is shown masked).
  */
 export function writeErrorReports(reports: readonly ReportFile[], error: KitError): void {
-  for (const r of reports) {
-    const text =
-      r.format === "json"
-        ? jsonErrorReport(error)
-        : r.format === "junit"
-          ? junitErrorReport(error)
-          : r.format === "markdown"
-            ? markdownErrorReport(error)
-            : htmlErrorReport(error);
-    writeFileAtomic(r.file, text);
-  }
+  for (const r of reports) writeFileAtomic(r.file, REPORT_FORMATS[r.format].couldNotStart(error));
 }

@@ -1,8 +1,17 @@
 import { shortPath } from "../../paths.js";
 import { coverageLine } from "../coverage.js";
 import { LEVEL_SUMMARIES, LEVELS, type Level } from "../levels.js";
-import { caseLevelOutcomes } from "../outcome.js";
-import type { CaseResult, Outcome, ReportedFinding, RunSummary, StepResult } from "../results.js";
+import {
+  caseLevelOutcomes,
+  COULD_NOT_JUDGE,
+  COULD_NOT_RUN,
+  EXIT_VERDICT,
+  levelVerdictWord,
+  OUTCOME_WORDS,
+  verdictHeading,
+  type Outcome,
+} from "../outcome.js";
+import type { CaseResult, ReportedFinding, RunSummary, StepResult } from "../results.js";
 import { summaryLines, visible } from "./console.js";
 
 // The HTML report: one self-contained page a person reads in a browser, offline. It has no script, no
@@ -35,11 +44,6 @@ const block = (s: string): string =>
       .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => (c === "\r" ? "\\r" : codePoint(c)))
       .replace(BIDI, codePoint),
   );
-
-const VERDICT = { 0: "PASS", 1: "FAIL", 2: "ERROR: could not judge" } as const;
-const VERDICT_CLASS = { 0: "pass", 1: "fail", 2: "error" } as const;
-const OUTCOME: Record<Outcome, string> = { pass: "PASS", fail: "FAIL", known: "KNOWN", error: "ERROR" };
-const LEVEL_VERDICT = { pass: "PASS", fail: "FAIL", error: "could not judge" } as const;
 
 const badge = (cls: string, text: string): string => `<span class="badge ${cls}">${esc(text)}</span>`;
 const code = (s: string): string => `<code>${esc(s)}</code>`;
@@ -158,11 +162,11 @@ export function htmlReport(summary: RunSummary, results: readonly CaseResult[]):
   };
   // The console's verdict sentence, without what the title says already: "the target breaks the contract".
   const verdictLine = (summaryLines(s).at(-1) ?? "").replace(/^verdict: [A-Z]+,? ?| ?\(exit \d\)$/g, "");
-  const title = `Contract conformance: ${VERDICT[s.exitCode]} (exit ${s.exitCode})`;
+  const title = `Contract conformance: ${verdictHeading(EXIT_VERDICT[s.exitCode])} (exit ${s.exitCode})`;
   const out: string[] = [];
 
   out.push(
-    `<header class="banner ${VERDICT_CLASS[s.exitCode]}" id="verdict">`,
+    `<header class="banner ${EXIT_VERDICT[s.exitCode]}" id="verdict">`,
     `<h1>${esc(title)}</h1>`,
     verdictLine === "" ? "" : `<p><strong>${esc(verdictLine[0]!.toUpperCase() + verdictLine.slice(1))}.</strong></p>`,
     `<p class="muted">${esc(`${s.total} cases: ${s.passed} passed, ${s.failed} failed, ${s.known} known deviations, ${s.errors} errors`)}</p>`,
@@ -191,7 +195,7 @@ export function htmlReport(summary: RunSummary, results: readonly CaseResult[]):
       ["level", "verdict", "failing cases", "what it judges"],
       s.levels.map((l) => [
         code(l.level),
-        badge(l.verdict, LEVEL_VERDICT[l.verdict]),
+        badge(l.verdict, levelVerdictWord(l.verdict)),
         l.failedCases.length === 0
           ? '<span class="muted">none</span>'
           : `${l.failedCases.length}: ${l.failedCases.map(caseLink).join(", ")}`,
@@ -237,8 +241,8 @@ export function htmlReport(summary: RunSummary, results: readonly CaseResult[]):
         return [
           caseLink(r.fixture),
           code(r.operation),
-          badge(r.outcome, OUTCOME[r.outcome]),
-          ...levels.map((l) => badge(byLevel[l]!, OUTCOME[byLevel[l]!])),
+          badge(r.outcome, OUTCOME_WORDS[r.outcome]),
+          ...levels.map((l) => badge(byLevel[l]!, OUTCOME_WORDS[byLevel[l]!])),
           `${r.durationMs.toFixed(0)} ms`,
         ];
       }),
@@ -368,16 +372,16 @@ function caseArticle(r: CaseResult, id: string, levels: readonly Level[]): strin
   const byLevel = caseLevelOutcomes(r, levels);
   const out = [
     `<article class="case ${r.outcome}" id="${id}">`,
-    `<h3>${badge(r.outcome, OUTCOME[r.outcome])} ${code(r.fixture)}</h3>`,
+    `<h3>${badge(r.outcome, OUTCOME_WORDS[r.outcome])} ${code(r.fixture)}</h3>`,
     r.description === "" ? "" : `<p>${esc(r.description)}</p>`,
     '<dl class="meta">',
     `<dt>operation</dt><dd>${code(r.operation)}</dd>`,
     `<dt>file</dt><dd>${code(shortPath(r.file))}</dd>`,
-    `<dt>levels</dt><dd>${levels.map((l) => `${code(l)} ${badge(byLevel[l]!, OUTCOME[byLevel[l]!])}`).join(" ")}</dd>`,
+    `<dt>levels</dt><dd>${levels.map((l) => `${code(l)} ${badge(byLevel[l]!, OUTCOME_WORDS[byLevel[l]!])}`).join(" ")}</dd>`,
     `<dt>time</dt><dd>${r.durationMs.toFixed(0)} ms</dd>`,
     "</dl>",
   ];
-  if (r.error !== undefined) out.push(`<p>${badge("error", "could not judge")} ${esc(r.error)}</p>`);
+  if (r.error !== undefined) out.push(`<p>${badge("error", COULD_NOT_JUDGE)} ${esc(r.error)}</p>`);
   if (r.generated !== undefined) {
     const g = r.generated;
     out.push(
@@ -501,7 +505,7 @@ function knownSection(s: RunSummary, results: readonly CaseResult[], caseLink: (
 
 /** The HTML report of a run that could not start: the error's code and message. */
 export function htmlErrorReport(error: { readonly code: string; readonly message: string }): string {
-  const title = "Contract conformance: ERROR: could not run (exit 2)";
+  const title = `Contract conformance: ${OUTCOME_WORDS.error}: ${COULD_NOT_RUN} (exit 2)`;
   return page(
     title,
     [

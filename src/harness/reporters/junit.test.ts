@@ -2,7 +2,7 @@ import { XMLParser } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
 import { KitError } from "../../errors.js";
 import { jsonErrorReport } from "./json.js";
-import { junitErrorReport } from "./junit.js";
+import { junitErrorReport, junitXml } from "./junit.js";
 
 const parse = (xml: string) => new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "" }).parse(xml);
 
@@ -29,5 +29,40 @@ describe("the reports of a run that could not start", () => {
       format: 1,
       error: { code: "PS_USAGE", message: "the command line is not valid: --timeout must be an integer" },
     });
+  });
+});
+
+describe("junitXml, the one JUnit writer of the run's reports and the proxy's", () => {
+  it("writes the counts given, in order, a case's parts in JUnit's order, and escapes every text", () => {
+    const xml = junitXml({
+      name: "suites <&>",
+      suite: 'suite "1"',
+      counts: { tests: 2, failures: 1, errors: 0, timeMs: 1500 },
+      properties: [["p&", "v<"]],
+      cases: [
+        {
+          classname: "c",
+          name: "a",
+          timeMs: 2,
+          failure: { message: "m'", type: "t", text: "x\u0007" },
+          systemOut: "o",
+        },
+        { classname: "c", name: "b", skipped: { message: "known" } },
+      ],
+      systemErr: "e>",
+    });
+    expect(xml.split("\n")).toEqual([
+      '<?xml version="1.0" encoding="UTF-8"?>',
+      '<testsuites name="suites &lt;&amp;&gt;" tests="2" failures="1" errors="0" time="1.500">',
+      '  <testsuite name="suite &quot;1&quot;" tests="2" failures="1" errors="0" time="1.500">',
+      '    <properties><property name="p&amp;" value="v&lt;"/></properties>',
+      '    <testcase classname="c" name="a" time="0.002"><failure message="m&apos;" type="t">x\ufffd</failure><system-out>o</system-out></testcase>',
+      '    <testcase classname="c" name="b"><skipped message="known"/></testcase>',
+      "    <system-err>e&gt;</system-err>",
+      "  </testsuite>",
+      "</testsuites>",
+      "",
+    ]);
+    expect(parse(xml).testsuites.testsuite.testcase).toHaveLength(2);
   });
 });

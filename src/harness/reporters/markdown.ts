@@ -1,5 +1,13 @@
 import { shortPath } from "../../paths.js";
 import { coverageLine } from "../coverage.js";
+import {
+  COULD_NOT_JUDGE,
+  COULD_NOT_RUN,
+  EXIT_VERDICT,
+  levelVerdictWord,
+  OUTCOME_WORDS,
+  verdictHeading,
+} from "../outcome.js";
 import type { CaseResult, RunSummary } from "../results.js";
 
 /**
@@ -17,14 +25,11 @@ export const md = (s: string): string =>
     .replace(/\|/g, "\\|")
     .replace(/[[\]]/g, (c) => `\\${c}`);
 
-const VERDICT = { 0: "PASS", 1: "FAIL", 2: "ERROR: could not judge" } as const;
-const LEVEL_VERDICT = { pass: "PASS", fail: "FAIL", error: "could not judge" } as const;
-
 /** A short summary for `$GITHUB_STEP_SUMMARY` and merge-request comments: verdict, counts, coverage, failing cases. */
 export function markdownReport(summary: RunSummary, results: readonly CaseResult[]): string {
   const s = summary;
   const lines = [
-    `## Contract conformance: ${VERDICT[s.exitCode]} (exit ${s.exitCode})`,
+    `## Contract conformance: ${verdictHeading(EXIT_VERDICT[s.exitCode])} (exit ${s.exitCode})`,
     "",
     `Target ${md(s.target)}, spec ${md(shortPath(s.spec))}, seed ${md(s.seed)}, started ${md(s.startedAt)}, ${(s.durationMs / 1000).toFixed(1)} s.`,
     "",
@@ -34,14 +39,14 @@ export function markdownReport(summary: RunSummary, results: readonly CaseResult
     "",
     "| level | verdict | failing cases |",
     "|---|---|---|",
-    ...s.levels.map((l) => `| ${l.level} | ${LEVEL_VERDICT[l.verdict]} | ${l.failedCases.length} |`),
+    ...s.levels.map((l) => `| ${l.level} | ${levelVerdictWord(l.verdict)} | ${l.failedCases.length} |`),
     "",
     `${md(coverageLine(s.coverage).replace(/^coverage/, "Coverage"))}.`,
   ];
   for (const n of s.coverage.operations.notExercised)
     lines.push(`- not exercised: ${md(`${n.method} ${n.path} (${n.operation}): ${n.reason}`)}`);
   if (s.coverageShortfall !== undefined) lines.push("", `Coverage too low: ${md(s.coverageShortfall)}.`);
-  if (s.runError !== undefined) lines.push("", `Could not judge the target: ${md(s.runError)}.`);
+  if (s.runError !== undefined) lines.push("", `${capital(COULD_NOT_JUDGE)} the target: ${md(s.runError)}.`);
   const bad = results.filter((r) => r.outcome === "fail" || r.outcome === "error");
   if (bad.length > 0) {
     lines.push("", "### Failing cases", "", "| case | level | check | message | rule |", "|---|---|---|---|---|");
@@ -49,7 +54,7 @@ export function markdownReport(summary: RunSummary, results: readonly CaseResult
       const first = r.steps.flatMap((st) => st.findings).find((f) => f.counts);
       lines.push(
         r.outcome === "error" || first === undefined
-          ? `| ${md(r.fixture)} | | (could not judge) | ${md(r.error ?? "")} | |`
+          ? `| ${md(r.fixture)} | | (${COULD_NOT_JUDGE}) | ${md(r.error ?? "")} | |`
           : `| ${md(r.fixture)} | ${first.level} | ${md(first.check)} | ${md(first.message)} | ${md(first.rule)} |`,
       );
     }
@@ -59,5 +64,7 @@ export function markdownReport(summary: RunSummary, results: readonly CaseResult
 
 /** The Markdown report of a run that could not start: the error's code and message. */
 export function markdownErrorReport(error: { readonly code: string; readonly message: string }): string {
-  return `## Contract conformance: ERROR: could not run (exit 2)\n\n${md(error.code)}: ${md(error.message)}\n`;
+  return `## Contract conformance: ${OUTCOME_WORDS.error}: ${COULD_NOT_RUN} (exit 2)\n\n${md(error.code)}: ${md(error.message)}\n`;
 }
+
+const capital = (s: string): string => s[0]!.toUpperCase() + s.slice(1);
