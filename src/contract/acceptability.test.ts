@@ -171,3 +171,62 @@ describe("checkResponse: each reason, and what is not judged", () => {
     expect(checked.ok && checked.exact.get("/id")?.integer).toBe(9007199254740993n);
   });
 });
+
+describe("bodies of plain text, and JSON under a media range", () => {
+  const ranges = compileContract(
+    {
+      openapi: "3.0.3",
+      info: { title: "text and ranges", version: "1" },
+      paths: {
+        "/raw": {
+          post: {
+            operationId: "raw",
+            requestBody: { content: { "text/plain": { schema: { type: "string", maxLength: 5 } } } },
+            responses: {
+              "200": { description: "ok", content: { "text/*": { schema: { type: "string", pattern: "^<" } } } },
+            },
+          },
+        },
+        "/any": {
+          post: {
+            operationId: "any",
+            requestBody: { content: { "*/*": { schema: object(["a"], { a: { type: "integer" } }) } } },
+            responses: {
+              "200": { description: "ok", content: { "application/*": { schema: object(["b"], { b: string }) } } },
+            },
+          },
+        },
+      },
+    },
+    "ranges.yaml",
+  );
+  const raw = ranges.operation("raw")!;
+  const any = ranges.operation("any")!;
+  const request = (op: typeof raw, type: string, body: Body) =>
+    summary(checkRequest(op, { headers: headers(type), body: bytes(body) }));
+  const answer = (op: typeof raw, type: string, body: Body) =>
+    summary(checkResponse(op, { status: 200, headers: headers(type), body: bytes(body) as Uint8Array }));
+
+  it("a text body is judged as the string its schema describes, decoded as UTF-8", () => {
+    expect(request(raw, "text/plain", "short")).toEqual(ok(undefined));
+    expect(request(raw, "text/plain; charset=utf-8", "too long")).toEqual(
+      no("schema", containing("must NOT have more than 5 characters")),
+    );
+    expect(answer(raw, "text/html", "<p>")).toEqual(ok(undefined));
+    expect(answer(raw, "text/html", "p")).toEqual(no("schema", containing("pattern")));
+  });
+
+  it("a text body the contract does not say how to read is left unjudged: another charset, bytes not UTF-8", () => {
+    expect(request(raw, "text/plain; charset=iso-8859-1", "too long")).toEqual(ok(undefined));
+    expect(request(raw, "text/plain", [0xff, 0xfe])).toEqual(ok(undefined));
+  });
+
+  it("JSON sent under a range is judged by the schema; another type under it is not read", () => {
+    expect(request(any, JSON_TYPE, '{"a":1}')).toEqual(ok({ a: 1 }));
+    expect(request(any, JSON_TYPE, '{"a":"x"}')).toEqual(no("schema", containing("body/a")));
+    expect(request(any, "application/vnd.api+json", "{")).toEqual(no("json", notJson));
+    expect(request(any, "text/csv", "a,b")).toEqual(ok(undefined));
+    expect(answer(any, JSON_TYPE, "{}")).toEqual(no("schema", "body/b: is required (required)"));
+    expect(answer(any, "application/octet-stream", "{}")).toEqual(ok(undefined));
+  });
+});

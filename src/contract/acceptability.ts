@@ -137,7 +137,9 @@ export function checkRequest(operation: CompiledOperation, request: RequestMessa
     return { ok: false, reason: "media-type", detail, contentType };
   }
   if (entry.form !== undefined && entry.hasSchema) return checkFormBody(entry, entry.form, contentType, request.body);
-  if (!isJson(entry)) return { ok: true, entry, value: undefined, exact: NO_EXACT };
+  const reading = readingOf(entry, contentType);
+  if (reading === undefined) return { ok: true, entry, value: undefined, exact: NO_EXACT };
+  if (reading === "text") return checkTextBody(entry, contentType, request.body);
   // JSON exchanged between systems is UTF-8 (RFC 8259 section 8.1): a charset naming anything else is
   // refused. The header equal to the spec's key has no parameters, the common case, not parsed again.
   const charset = contentType === entry.mediaType ? undefined : charsetOf(contentType);
@@ -164,7 +166,8 @@ export function checkRequestValue(operation: CompiledOperation, request: Request
 /**
  * Judges an answer by the operation: a documented status, one of its documented media types, and a
  * body that is UTF-8 JSON and valid by the schema. Only what the spec documents is judged: a status
- * without content, or a media type without a schema or other than JSON, puts no rule on the body.
+ * without content, or a media type without a schema or neither JSON nor plain text, puts no rule
+ * on the body.
  * The charset parameter is not judged here; the body's bytes are, as UTF-8.
  */
 export function checkResponse(operation: CompiledOperation, answer: ResponseMessage): CheckedResponse {
@@ -181,7 +184,9 @@ export function checkResponse(operation: CompiledOperation, answer: ResponseMess
     const detail = `status ${answer.status} is documented with ${documented}, but the answer's Content-Type is ${received}`;
     return { ok: false, reason: "media-type", detail, response, contentType };
   }
-  if (!entry.hasSchema || !isJson(entry)) return { ok: true, response, entry, value: undefined, exact: NO_EXACT };
+  const reading = entry.hasSchema ? readingOf(entry, contentType) : undefined;
+  if (reading === undefined) return { ok: true, response, entry, value: undefined, exact: NO_EXACT };
+  if (reading === "text") return { ...checkTextBody(entry, contentType, answer.body), response };
   return { ...checkJsonBody(entry, answer.body), response };
 }
 
@@ -412,11 +417,39 @@ function checkValue(entry: MediaTypeEntry, value: unknown, exact: ExactNumbers):
 }
 
 /**
- * A media type read as JSON text: any whose key names JSON (application/json, a +json suffix such as
- * application/problem+json, RFC 6839 section 3.1). Others are not parsed, so not judged by a schema.
+ * How a body is read to be judged by its media type's schema. As JSON: a key that names JSON
+ * (application/json, a +json suffix such as application/problem+json, RFC 6839 section 3.1), or a
+ * media range (`application/*`, the bare wildcard) the body's Content-Type fills with a JSON type. As text:
+ * a plain-text entry (its schema takes strings) with a schema. Others are not read, so not judged.
  */
-function isJson(entry: MediaTypeEntry): boolean {
-  return /json/i.test(entry.mediaType);
+function readingOf(entry: MediaTypeEntry, contentType: string | undefined): "json" | "text" | undefined {
+  if (/json/i.test(entry.mediaType)) return "json";
+  if (!entry.hasSchema) return undefined;
+  if (entry.mediaType.includes("*") && /json/.test(parseMediaType(contentType)?.essence ?? "")) return "json";
+  return entry.plainText ? "text" : undefined;
+}
+
+/**
+ * Judges a plain-text body by its string schema: the text, decoded as UTF-8. A charset that names
+ * another encoding, or bytes that are not UTF-8 where none is named, leave it unjudged: the contract
+ * does not say how to read them.
+ */
+function checkTextBody(
+  entry: MediaTypeEntry,
+  contentType: string | undefined,
+  bytes: Uint8Array,
+): AcceptedRequest | BodyRefusal {
+  const unjudged = { ok: true, entry, value: undefined, exact: NO_EXACT } as const;
+  const charset = charsetOf(contentType);
+  if (charset !== undefined && !["utf-8", "utf8", "us-ascii"].includes(charset)) return unjudged;
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    return unjudged;
+  }
+  const checked = checkValue(entry, text, NO_EXACT);
+  return checked.ok ? unjudged : checked;
 }
 
 function charsetOf(contentType: string | undefined): string | undefined {

@@ -36,6 +36,11 @@ export interface MediaTypeEntry {
    * field is read (its `encoding`, defaults applied: form, explode) and what its value is by its schema.
    */
   readonly form?: FormFields;
+  /**
+   * True for a body read as text, whole: a media type that is neither JSON nor a form, whose schema is
+   * absent or takes strings (`text/plain` with `type: string`). The contract puts no rule on it.
+   */
+  readonly plainText: boolean;
 }
 
 /** The fields of a form body by name; others are read as text. */
@@ -508,8 +513,7 @@ function compileTyped(
   }
   if (schemaPointer === undefined)
     return { schema: undefined, ...(content && { content }), shape: shapeOfSchema(undefined), validate: () => [] };
-  const resolve = (ref: string): unknown =>
-    ref.startsWith("#") ? locateRef(c.doc, decodeURIComponent(ref.slice(1)))?.value : undefined;
+  const resolve = resolverOf(c);
   const shape = shapeOfSchema(locateRef(c.doc, schemaPointer)?.value, resolve);
   const fn = validatorAt(c, side, schemaPointer);
   const validate: Validator = (value) => {
@@ -533,18 +537,28 @@ function compileContent(c: Compiler, side: AjvSide, owner: Located, root: string
       const fn = validatorAt(c, side, `${pointer}/schema`);
       validate = (v) => (fn(v) ? [] : fromAjvErrors(fn.errors, root));
     }
-    const form = /^(application\/x-www-form-urlencoded|multipart\/form-data)$/i.test(mediaType.trim())
-      ? formFields(c, value as Json, pointer)
-      : undefined;
-    out.set(mediaType, { mediaType, pointer, hasSchema, validate, ...(form === undefined ? {} : { form }) });
+    const isForm = /^(application\/x-www-form-urlencoded|multipart\/form-data)$/i.test(mediaType.trim());
+    const form = isForm ? formFields(c, value as Json, pointer) : undefined;
+    const plainText = !isForm && !/json/i.test(mediaType) && (!hasSchema || takesStrings(c, `${pointer}/schema`));
+    out.set(mediaType, { mediaType, pointer, hasSchema, validate, plainText, ...(form === undefined ? {} : { form }) });
   }
   return out;
 }
 
+/** Follows a document-internal `$ref` of the contract's document; undefined for any other. */
+function resolverOf(c: Compiler): (ref: string) => unknown {
+  return (ref) => (ref.startsWith("#") ? locateRef(c.doc, decodeURIComponent(ref.slice(1)))?.value : undefined);
+}
+
+/** Whether the schema at a pointer is a scalar one that takes strings (or any value). */
+function takesStrings(c: Compiler, schemaPointer: string): boolean {
+  const shape = shapeOfSchema(locateRef(c.doc, schemaPointer)?.value, resolverOf(c));
+  return shape.kind === "primitive" && (shape.types.length === 0 || shape.types.includes("string"));
+}
+
 /** How each property of a form body's object schema is read: its `encoding` entry, or form with explode. */
 function formFields(c: Compiler, mediaTypeObject: Json, pointer: string): FormFields | undefined {
-  const resolve = (ref: string): unknown =>
-    ref.startsWith("#") ? locateRef(c.doc, decodeURIComponent(ref.slice(1)))?.value : undefined;
+  const resolve = resolverOf(c);
   const schema = locateRef(c.doc, `${pointer}/schema`)?.value;
   if (schema === undefined) return undefined;
   const properties = new Map<string, unknown>();

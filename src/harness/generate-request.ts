@@ -53,7 +53,7 @@ export function generatable(op: CompiledOperation, doc?: unknown): { ok: true } 
     const types = [...body.content.keys()].join(", ");
     return {
       ok: false,
-      why: `its request body is ${types}; the generator makes JSON and form (urlencoded, multipart) bodies with a schema`,
+      why: `its request body is ${types}; the generator makes JSON bodies, form (urlencoded, multipart) bodies with a schema, and text bodies whose schema takes strings`,
     };
   }
   const impossible = doc === undefined ? undefined : unsatisfiableRequest(op, doc);

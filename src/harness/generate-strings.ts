@@ -254,6 +254,15 @@ export function patternArb(pattern: unknown): fc.Arbitrary<string> | undefined {
   return undefined; // a pattern fast-check cannot generate from: candidates are checked anyway
 }
 
+/**
+ * Whether text appended to a string that matches a pattern leaves it matching: true when the pattern
+ * (searched, not anchored at both ends, as JSON Schema reads it) has no end anchor, lookaround or word
+ * boundary that could see the added text. Conservative: a `$` anywhere, even escaped, says no.
+ */
+export function padKeepsMatch(pattern: string): boolean {
+  return !/\$|\(\?<?[=!]|\\[bB]/.test(pattern);
+}
+
 /** How many matching strings are drawn for a pattern with lengths it cannot narrow: the first that fits is kept. */
 const ATTEMPTS = 12;
 
@@ -271,7 +280,17 @@ export function stringArb(s: Schema, charset: Charset): fc.Arbitrary<unknown> {
   if (typeof s.pattern === "string") {
     const narrowed = bounded ? narrowPattern(s.pattern, min, max) : undefined;
     const matching = patternArb(narrowed ?? s.pattern);
-    if (matching !== undefined) return bounded && narrowed === undefined ? fitting(matching) : matching;
+    if (matching === undefined) {
+      // fast-check cannot read it: the lengths alone, and the contract judges the candidate
+    } else if (!bounded || narrowed !== undefined) return matching;
+    else if (!padKeepsMatch(s.pattern)) return fitting(matching);
+    else {
+      // A match followed by more text still matches: a short one is padded to the minimum.
+      const pad = (v: string): string => v + "x".repeat(Math.max(0, min - codePointLength(v)));
+      return fc
+        .array(matching, { minLength: ATTEMPTS, maxLength: ATTEMPTS })
+        .map((all) => all.find(fits) ?? all.map(pad).find(fits) ?? all[0]!);
+    }
   }
   const formatted = formatArb(s.format);
   if (formatted !== undefined) {

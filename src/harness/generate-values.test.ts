@@ -82,7 +82,7 @@ const stringSchema: fc.Arbitrary<Json> = fc.oneof(
   })),
   fc
     .tuple(
-      fc.constantFrom("^[a-f0-9]+$", "^[a-z]*$", "^[0-9]{4,}$"),
+      fc.constantFrom("^[a-f0-9]+$", "^[a-z]*$", "^[0-9]{4,}$", "^#[a-z]", "[0-9]{2}"),
       fc.integer({ min: 4, max: 200 }),
       fc.nat({ max: 50 }),
     )
@@ -246,6 +246,8 @@ describe("strings by construction", () => {
     ["minLength 1000 in a header", { type: "string", minLength: 1_000, maxLength: 1_200 }, "header"],
     ["a 40-character SHA", { type: "string", pattern: "^[a-f0-9]+$", minLength: 40, maxLength: 40 }, "json"],
     ["an account number", { type: "string", pattern: "^[0-9]{10,34}$", minLength: 12 }, "json"],
+    ["a prefix pattern, minLength 30", { type: "string", pattern: "^#[A-Z]", minLength: 30 }, "json"],
+    ["an inner pattern, minLength 20", { type: "string", pattern: "[0-9]{3}", minLength: 20, maxLength: 25 }, "text"],
     ["an email of 30 to 40", { type: "string", format: "email", minLength: 30, maxLength: 40 }, "json"],
     ["a hostname of 100", { type: "string", format: "hostname", minLength: 100, maxLength: 100 }, "json"],
   ];

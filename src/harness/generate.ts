@@ -4,6 +4,7 @@ import {
   checkRequest,
   escapePointer,
   parseJsonExact,
+  parseMediaType,
   resolvePointer,
   serializeQuery,
   stringifyExact,
@@ -164,13 +165,14 @@ const FORM_PROBES = 50;
  * what it could build.
  */
 export function bodyRulesBreakable(op: CompiledOperation, doc: unknown): boolean {
-  const type = bodyMediaType(op)?.toLowerCase();
-  if (type === undefined) return false;
+  const kind = bodyKind(op);
+  // A body under a media range or of plain text is not read by the contract: no rule of it to break.
+  if (kind === undefined || kind === "text" || !/json|form/i.test(bodyMediaType(op)!)) return false;
   const schema = schemaOf(op, doc);
   const s = flatten(doc, schema);
   const skeleton = Object.fromEntries(((s.required as string[] | undefined) ?? []).map((r) => [r, null]));
   const all = mutations(doc, schema, skeleton);
-  if (type !== FORM && type !== MULTIPART) return all.length > 0;
+  if (kind === "json") return all.length > 0;
   if (all.some((m) => m.keyword === "required")) return true;
   if (all.length === 0) return false;
   // Budgeted by count, like the run: the first accepted body is the base, and at most FORM_PROBES of
@@ -266,25 +268,52 @@ export function jsonMediaType(op: CompiledOperation): string | undefined {
 
 const FORM = "application/x-www-form-urlencoded";
 const MULTIPART = "multipart/form-data";
+/** Media ranges a JSON body falls under: the generator sends JSON for them, as `application/json`. */
+const JSON_RANGES: ReadonlySet<string> = new Set(["*/*", "application/*"]);
 /** The boundary of generated multipart bodies; a body whose text holds it is never made. */
 export const BOUNDARY = "plantstore-kit-boundary-5d1f0a";
 
-/** The media type the generator sends an operation's body as: JSON first, else a form with a schema. */
+/** How a generated body is written: exact JSON, a form (urlencoded or multipart), or plain text. */
+type BodyKind = "json" | "form" | "multipart" | "text";
+
+const essenceOf = (key: string): string => parseMediaType(key)?.essence ?? key.toLowerCase();
+
+/**
+ * The media type the generator sends an operation's body as: JSON first, else a form with a schema,
+ * else a media range that covers JSON (the bare wildcard or `application/*`: sent as JSON), else a text body the contract
+ * reads whole (`text/plain` with a string schema, `text/*`). Undefined when it makes none of them.
+ */
 export function bodyMediaType(op: CompiledOperation): string | undefined {
   const json = jsonMediaType(op);
   if (json !== undefined) return json;
   const content = op.requestBody?.content;
+  const keys = [...(content?.keys() ?? [])];
   for (const type of [FORM, MULTIPART]) {
-    const key = [...(content?.keys() ?? [])].find((k) => k.toLowerCase() === type);
+    const key = keys.find((k) => essenceOf(k) === type);
     if (key !== undefined && content?.get(key)?.form !== undefined) return key;
   }
-  return undefined;
+  const range = keys.find((k) => JSON_RANGES.has(essenceOf(k)));
+  if (range !== undefined) return range;
+  return keys.find((k) => content?.get(k)?.plainText === true && (!k.includes("*") || essenceOf(k) === "text/*"));
 }
 
-/** The Content-Type header a generated body goes with (a multipart one names its boundary). */
+/** How the generator writes the operation's body; undefined when it makes none. */
+function bodyKind(op: CompiledOperation): BodyKind | undefined {
+  const key = bodyMediaType(op);
+  if (key === undefined) return undefined;
+  const essence = essenceOf(key);
+  if (essence === FORM) return "form";
+  if (essence === MULTIPART) return "multipart";
+  return /json/i.test(key) || JSON_RANGES.has(essence) ? "json" : "text";
+}
+
+/** The Content-Type header a generated body goes with (a multipart one names its boundary; a range, a type in it). */
 export function bodyContentType(op: CompiledOperation): string {
   const type = bodyMediaType(op) ?? "application/json";
-  return type.toLowerCase() === MULTIPART ? `${type}; boundary=${BOUNDARY}` : type;
+  const essence = essenceOf(type);
+  if (essence === MULTIPART) return `${type}; boundary=${BOUNDARY}`;
+  if (JSON_RANGES.has(essence)) return "application/json";
+  return essence === "text/*" ? "text/plain" : type;
 }
 
 /**
@@ -302,14 +331,16 @@ export function encodeBody(op: CompiledOperation, value: unknown): string | unde
 }
 
 function encodeBodyText(op: CompiledOperation, value: unknown): string | undefined {
-  const type = (bodyMediaType(op) ?? "application/json").toLowerCase();
-  if (type !== FORM && type !== MULTIPART) return stringifyExact(value);
+  const kind = bodyKind(op) ?? "json";
+  if (kind === "json") return stringifyExact(value);
+  // Plain text is the string itself, as UTF-8: a lone surrogate has no UTF-8 form.
+  if (kind === "text") return typeof value === "string" && !LONE_SURROGATE.test(value) ? value : undefined;
   // A form is UTF-8 text: a lone surrogate would be sent as U+FFFD, another value than the one judged.
   if (holdsLoneSurrogate(value)) return undefined;
   if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
   const fields = op.requestBody?.content.get(bodyMediaType(op)!)?.form;
   const text = (v: unknown): string => (typeof v === "string" ? v : stringifyExact(v));
-  if (type === FORM) {
+  if (kind === "form") {
     const pieces: string[] = [];
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
       const field = fields?.get(k);
@@ -364,8 +395,7 @@ function verdict(op: CompiledOperation, text: string | undefined): text is strin
  * field is UTF-8 text: no lone surrogates, RFC 3986 section 2.5) or any a JSON text can (\u escapes).
  */
 function bodyContext(op: CompiledOperation): ValueContext {
-  const type = (bodyMediaType(op) ?? "application/json").toLowerCase();
-  return { direction: "request", charset: type === FORM || type === MULTIPART ? "text" : "json" };
+  return { direction: "request", charset: (bodyKind(op) ?? "json") === "json" ? "json" : "text" };
 }
 
 /**
@@ -451,7 +481,9 @@ export function minimalBody(op: CompiledOperation, doc: unknown, options: Genera
 function schemaOf(op: CompiledOperation, doc: unknown): unknown {
   const type = bodyMediaType(op);
   const pointer = type === undefined ? undefined : op.requestBody?.content.get(type)?.pointer;
-  return pointer === undefined ? {} : (resolvePointer(doc, `${pointer}/schema`) ?? {});
+  const schema = pointer === undefined ? {} : (resolvePointer(doc, `${pointer}/schema`) ?? {});
+  // A text body is a string: its schema (if any) takes strings, and other values have no text form.
+  return bodyKind(op) === "text" ? { allOf: [schema], type: "string" } : schema;
 }
 
 /**
