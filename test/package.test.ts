@@ -4,8 +4,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startReferenceServer } from "../src/index.js";
 import { KIT_ROOT } from "../src/paths.js";
+import { docFiles, runnableBlocks } from "./docs-blocks.js";
 import { runCli, spawnCli, stopSpawned, type CliPlace, type Spawned } from "./process.js";
+import { BLOCK_LIMIT_MS, blockProblem } from "./run-block.js";
 
 // The kit as a user gets it: `npm pack` (of the build `npm test` just made), then `npm ci --omit=dev`
 // of that tarball in an empty project, and every command run from there. Packages come from npm's
@@ -104,6 +107,25 @@ describe("the packed kit installed in an empty project with npm ci --omit=dev", 
     await res.arrayBuffer();
     expect(await stop(running)).toBe(0);
   }, 120_000);
+
+  it(
+    "every runnable block of the README and docs/ marked `installed` runs as written in this project",
+    async () => {
+      const blocks = docFiles(KIT_ROOT).flatMap((file) => runnableBlocks(KIT_ROOT, file).filter((b) => b.installed));
+      expect(blocks.length).toBeGreaterThan(0);
+      const server = await startReferenceServer({ host: "127.0.0.1", port: 0 });
+      try {
+        for (const block of blocks)
+          expect(await blockProblem(block, consumer, Number(new URL(server.url).port))).toBeUndefined();
+      } finally {
+        await server.close();
+      }
+      console.log(
+        `package: ran ${blocks.length} runnable shell blocks marked installed, in a project that installed the kit`,
+      );
+    },
+    BLOCK_LIMIT_MS * 3,
+  );
 
   it("createPlantStoreHandler, from the package and from its browser-safe ./handler entry, answers a valid create with 200", async () => {
     const script = [
