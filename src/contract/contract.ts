@@ -11,6 +11,7 @@ import { shapeOfSchema, type ValueShape } from "./parameter-shape.js";
 import type { ParameterLocation, ParameterStyle } from "./parameter-style.js";
 import { matchMediaType } from "./media-type.js";
 import { createRouter, type Route } from "./routing.js";
+import { propertiesOf } from "./schema-properties.js";
 import { fromAjvErrors, type Violation } from "./violations.js";
 
 // Pointers. Every `pointer` a compiled operation exposes is where the object really lives in
@@ -561,15 +562,7 @@ function formFields(c: Compiler, mediaTypeObject: Json, pointer: string): FormFi
   const resolve = resolverOf(c);
   const schema = locateRef(c.doc, `${pointer}/schema`)?.value;
   if (schema === undefined) return undefined;
-  const properties = new Map<string, unknown>();
-  const collect = (s: unknown, depth: number): void => {
-    if (typeof s !== "object" || s === null || depth > 16) return;
-    const o = s as Json;
-    if (typeof o.$ref === "string") return collect(resolve(o.$ref), depth + 1);
-    for (const [k, v] of Object.entries((o.properties ?? {}) as Json)) if (!properties.has(k)) properties.set(k, v);
-    for (const part of (o.allOf as unknown[]) ?? []) collect(part, depth + 1);
-  };
-  collect(schema, 0);
+  const { properties } = propertiesOf(schema, resolve);
   const encoding = (mediaTypeObject.encoding ?? {}) as Record<string, Json>;
   const fields = new Map<string, { style: ParameterStyle; shape: ValueShape; contentType?: string }>();
   for (const [name, propertySchema] of properties) {

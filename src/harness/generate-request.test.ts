@@ -1,10 +1,10 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkRequest, compileContract } from "../contract/index.js";
+import { checkRequest, compileContract, producerFor } from "../contract/index.js";
 import fc from "fast-check";
 import { negativeBodies, positiveBodies, valueArb } from "./generate.js";
-import { generatable, negativeRequests, negativesPossible, positiveRequests, producerFor } from "./generate-request.js";
+import { generatable, negativeRequests, negativesPossible, positiveRequests } from "./generate-request.js";
 import { generatedCasesOf } from "./selection.js";
 import { runConformance } from "./run.js";
 

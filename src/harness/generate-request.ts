@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import type { CheckedRequest, CompiledOperation, CompiledParameter, Contract } from "../contract/index.js";
+import type { CheckedRequest, CompiledOperation, CompiledParameter, Contract, Producer } from "../contract/index.js";
 import { checkedFormats, INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN, locateRef } from "../contract/index.js";
 import { checkPrepared, prepareRequest, type Expectation, type Fixture, type FixtureStep } from "./fixtures.js";
 import { NEAR_MISS_KINDS, unpresentableSecurity } from "./credentials.js";
@@ -7,7 +7,6 @@ import { Random } from "./fresh.js";
 import { typesOf, view } from "./generate-schema-view.js";
 import { unsatisfiable, type Unsatisfiable } from "./generate-unsatisfiable.js";
 import {
-  flatten,
   formatArb,
   patternArb,
   bodyContentType,
@@ -338,71 +337,6 @@ export function minimalRequest(
     const r = { parameters: Object.fromEntries(Object.entries(c).filter(([k]) => k in parameters)), body };
     if (problemsOf(op, r)?.length === 0) return r;
   }
-  return undefined;
-}
-
-/** Where a path parameter's value comes from: an earlier answer or request of another operation. */
-export interface Producer {
-  readonly operation: CompiledOperation;
-  /** The path parameter it gives a value for. */
-  readonly parameter: CompiledParameter;
-  /** The runtime expression, on the producer's exchange, that gives it. */
-  readonly expression: string;
-}
-
-/**
- * How to get an existing resource's id for an operation with path parameters: an OpenAPI link from
- * another operation's response (the contract says so), else the create on the parent path whose
- * request body (or success answer) has a property of the parameter's name.
- */
-export function producerFor(contract: Contract, op: CompiledOperation): Producer | undefined {
-  const pathParams = op.parameters.filter((p) => p.in === "path");
-  if (pathParams.length !== 1) return undefined;
-  const parameter = pathParams[0]!;
-  // Links: responses of other operations that name this one and say where the parameter comes from.
-  for (const other of contract.operations) {
-    if (other === op || other.parameters.some((p) => p.in === "path")) continue;
-    for (const response of other.responses.values()) {
-      if (!response.status.startsWith("2")) continue;
-      const links = ((locateRef(contract.document, response.pointer)?.value ?? {}) as Schema).links as
-        Schema | undefined;
-      for (const raw of Object.values(links ?? {})) {
-        const link = (raw ?? {}) as Schema;
-        const target = link.operationId;
-        const parameters = (link.parameters ?? {}) as Record<string, unknown>;
-        const expression = parameters[parameter.name] ?? parameters[`path.${parameter.name}`];
-        if (target === op.operationId && typeof expression === "string" && expression.startsWith("$"))
-          return { operation: other, parameter, expression };
-      }
-    }
-  }
-  // The create on the parent path, by the parameter's name.
-  const parent = op.pathTemplate.slice(0, op.pathTemplate.lastIndexOf(`/{${parameter.name}}`));
-  if (parent === op.pathTemplate || parent === "") return undefined;
-  const create = contract.operations.find((o) => o.method === "post" && o.pathTemplate === parent);
-  if (create === undefined) return undefined;
-  // Properties and required lists with $refs followed and allOf merged, as the body generator sees them.
-  const propsOf = (schema: unknown): Schema => (flatten(contract.document, schema).properties as Schema) ?? {};
-  const requiredOf = (schema: unknown): Set<string> =>
-    new Set((flatten(contract.document, schema).required as string[]) ?? []);
-  const type = bodyMediaType(create);
-  const bodySchema =
-    type === undefined
-      ? undefined
-      : locateRef(contract.document, `${create.requestBody!.content.get(type)!.pointer}/schema`)?.value;
-  const name = parameter.name;
-  // The answer says which id the server gave the resource; the request only when the client must
-  // name it (a required property: the plainest body sends required properties only).
-  for (const response of create.responses.values()) {
-    if (!response.status.startsWith("2")) continue;
-    for (const entry of response.content.values()) {
-      const schema = locateRef(contract.document, `${entry.pointer}/schema`)?.value;
-      if (propsOf(schema)[name] !== undefined)
-        return { operation: create, parameter, expression: `$response.body#/${name}` };
-    }
-  }
-  if (propsOf(bodySchema)[name] !== undefined && requiredOf(bodySchema).has(name))
-    return { operation: create, parameter, expression: `$request.body#/${name}` };
   return undefined;
 }
 

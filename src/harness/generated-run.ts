@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import fc from "fast-check";
-import type { CompiledOperation, Contract } from "../contract/index.js";
+import { producerFor, type CompiledOperation, type Contract, type Producer } from "../contract/index.js";
 import type { Expectation, Fixture } from "./fixtures.js";
 import { freshValue, Random } from "./fresh.js";
 import {
@@ -9,10 +9,8 @@ import {
   minimalRequest,
   negativeRequests,
   positiveRequests,
-  producerFor,
   requestFixture,
   type GeneratedRequest,
-  type Producer,
 } from "./generate-request.js";
 import type { GeneratorOptions } from "./generate.js";
 import type { GenerateOptions } from "./options.js";

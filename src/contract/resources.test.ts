@@ -1,0 +1,252 @@
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { KIT_ROOT } from "../paths.js";
+import { compileContract, type Contract } from "./contract.js";
+import { loadContract } from "./load-contract.js";
+import { producerFor, resourceModel, type Resource } from "./resources.js";
+
+const ok = (description = "ok", schema?: unknown, extra: Record<string, unknown> = {}) => ({
+  description,
+  ...(schema === undefined ? {} : { content: { "application/json": { schema } } }),
+  ...extra,
+});
+const body = (schema: unknown) => ({ required: true, content: { "application/json": { schema } } });
+const pathParam = (name: string) => ({ name, in: "path", required: true, schema: { type: "string" } });
+const query = (name: string, type = "string") => ({ name, in: "query", schema: { type } });
+const doc = (paths: Record<string, unknown>, components: Record<string, unknown> = {}) =>
+  compileContract({ openapi: "3.1.0", info: { title: "resources", version: "1" }, paths, components }, "inline.yaml");
+
+/** A resource as a table row: its paths, its operations by role, its id and its list. */
+const row = (r: Resource) => ({
+  name: r.name,
+  collection: r.collectionPath,
+  item: r.itemPath,
+  parents: r.parentParameters,
+  roles: Object.fromEntries(Object.entries(r.operations).map(([role, op]) => [role, op.operationId])),
+  id:
+    r.id === undefined
+      ? undefined
+      : `${r.id.in}:${r.id.at === "" ? "" : `${r.id.at}/`}${r.id.name}${r.id.guessed ? " (guessed)" : ""}`,
+  list:
+    r.list === undefined
+      ? undefined
+      : { at: r.list.itemsAt, paging: r.list.paging, filters: Object.fromEntries(r.list.filters) },
+});
+const rows = (c: Contract) => resourceModel(c).resources.map(row);
+
+describe("the resource model of the multi-operation Plant Store", () => {
+  it("finds plants: a create, a paged and filtered list, a read, a replace and a delete, the id chosen by the client", async () => {
+    const c = await loadContract(join(KIT_ROOT, "test", "data", "multi-op", "plant-store-multi.yaml"));
+    expect(rows(c)).toEqual([
+      {
+        name: "plants",
+        collection: "/plants",
+        item: "/plants/{id}",
+        parents: [],
+        roles: {
+          create: "createPlant",
+          list: "listPlants",
+          read: "getPlant",
+          replace: "updatePlant",
+          delete: "deletePlant",
+        },
+        id: "request:id",
+        list: { at: "", paging: { limit: "limit" }, filters: { tags: "tag" } },
+      },
+    ]);
+    const model = resourceModel(c);
+    for (const op of c.operations) expect(model.roleOf(op), op.operationId).toBeDefined();
+    expect(producerFor(c, c.operation("getPlant")!)).toMatchObject({
+      operation: { operationId: "createPlant" },
+      expression: "$request.body#/id",
+    });
+  });
+});
+
+describe("resources of other shapes", () => {
+  const Garden = {
+    type: "object",
+    properties: { gardenId: { type: "integer", readOnly: true }, name: { type: "string" } },
+  };
+  const Plant = {
+    type: "object",
+    required: ["id"],
+    properties: { id: { type: "string", readOnly: true }, name: { type: "string" }, color: { type: "string" } },
+  };
+  const nested = doc(
+    {
+      "/gardens": {
+        post: { operationId: "makeGarden", requestBody: body(Garden), responses: { "201": ok("made", Garden) } },
+      },
+      "/gardens/{gardenId}": {
+        parameters: [pathParam("gardenId")],
+        get: { operationId: "getGarden", responses: { "200": ok("one", Garden) } },
+        post: { operationId: "waterGarden", responses: { "204": ok() } },
+      },
+      "/gardens/{gardenId}/plants": {
+        parameters: [pathParam("gardenId")],
+        post: {
+          operationId: "plantIn",
+          requestBody: body(Plant),
+          responses: { "201": ok("planted", Plant, { headers: { Location: { schema: { type: "string" } } } }) },
+        },
+        get: {
+          operationId: "plantsIn",
+          parameters: [query("page_size", "integer"), query("pageToken"), query("colors"), query("q")],
+          responses: {
+            "200": ok("page", {
+              type: "object",
+              properties: {
+                next: { type: "string" },
+                plants: { type: "array", items: { $ref: "#/components/schemas/P" } },
+              },
+            }),
+          },
+        },
+      },
+      "/gardens/{gardenId}/plants/{plantId}": {
+        parameters: [pathParam("gardenId"), pathParam("plantId")],
+        get: { operationId: "plantOf", responses: { "200": ok("one", Plant) } },
+        patch: { operationId: "tendPlant", requestBody: body(Plant), responses: { "200": ok("one", Plant) } },
+      },
+      "/gardens/mine": { get: { operationId: "myGardens", responses: { "200": ok("mine", { type: "array" }) } } },
+      "/status": { get: { operationId: "status", responses: { "200": ok() } } },
+    },
+    { schemas: { P: Plant } },
+  );
+
+  it("nested collections with their parents' ids, an envelope list, paging by cursor, ids by name and by guess", () => {
+    expect(rows(nested)).toEqual([
+      {
+        name: "gardens",
+        collection: "/gardens",
+        item: "/gardens/{gardenId}",
+        parents: [],
+        roles: { create: "makeGarden", read: "getGarden" },
+        id: "response:gardenId",
+        list: undefined,
+      },
+      {
+        name: "plants",
+        collection: "/gardens/{gardenId}/plants",
+        item: "/gardens/{gardenId}/plants/{plantId}",
+        parents: ["gardenId"],
+        roles: { create: "plantIn", list: "plantsIn", read: "plantOf", patch: "tendPlant" },
+        id: "response:id (guessed)",
+        list: { at: "/plants", paging: { limit: "page_size", cursor: "pageToken" }, filters: { colors: "color" } },
+      },
+    ]);
+    const plants = resourceModel(nested).resources[1]!;
+    expect(plants.location).toBe(true);
+    expect(plants.notes).toEqual(["the id of plants is guessed: property id (id, the end of the parameter {plantId})"]);
+  });
+
+  it("says why an operation is outside the model", () => {
+    const why = (id: string) => resourceModel(nested).whyOutside(nested.operation(id)!);
+    expect(why("waterGarden")).toBe("POST on an item is an action, not a read, replace, patch or delete");
+    expect(why("myGardens")).toBe(
+      "its path is neither a collection nor an item of one (an action, or a single document)",
+    );
+    expect(why("status")).toBe("its path is neither a collection nor an item of one (an action, or a single document)");
+    expect(why("plantOf")).toBeUndefined();
+  });
+
+  it("a collection no operation creates is outside, with the reason", () => {
+    const c = doc({
+      "/cron": { get: { operationId: "crons", responses: { "200": ok("all", { type: "array", items: {} }) } } },
+      "/cron/{task}": { parameters: [pathParam("task")], post: { operationId: "runCron", responses: { "204": ok() } } },
+    });
+    expect(rows(c)).toEqual([]);
+    expect(resourceModel(c).whyOutside(c.operation("crons")!)).toBe("no operation creates cron (no POST on /cron)");
+  });
+
+  it("a list whose answer holds no array is outside; the create and read stay", () => {
+    const c = doc({
+      "/notes": {
+        get: {
+          operationId: "count",
+          responses: { "200": ok("n", { type: "object", properties: { n: { type: "integer" } } }) },
+        },
+        post: { operationId: "addNote", requestBody: body(Plant), responses: { "201": ok("made", Plant) } },
+      },
+    });
+    expect(rows(c)[0]).toMatchObject({ roles: { create: "addNote" }, item: undefined, id: undefined });
+    expect(resourceModel(c).whyOutside(c.operation("count")!)).toBe("its success answer holds no array of items");
+  });
+
+  it("an OpenAPI link says which property is the id, over the parameter's name", () => {
+    const Thing = { type: "object", properties: { uuid: { type: "string" }, thingId: { type: "string" } } };
+    const c = doc({
+      "/things": {
+        post: {
+          operationId: "makeThing",
+          requestBody: body(Thing),
+          responses: {
+            "201": ok("made", Thing, {
+              links: { read: { operationId: "getThing", parameters: { thingId: "$response.body#/uuid" } } },
+            }),
+          },
+        },
+      },
+      "/things/{thingId}": {
+        parameters: [pathParam("thingId")],
+        get: { operationId: "getThing", responses: { "200": ok("one", Thing) } },
+      },
+    });
+    expect(rows(c)[0]!.id).toBe("response:uuid");
+    expect(producerFor(c, c.operation("getThing")!)).toMatchObject({ expression: "$response.body#/uuid" });
+  });
+
+  it("an envelope's item holds the id (Telnyx's `{data: {...}}`), and bracketed paging parameters are read", () => {
+    const Item = { type: "object", properties: { id: { type: "string" }, name: { type: "string" } } };
+    const one = { type: "object", properties: { data: Item } };
+    const c = doc({
+      "/numbers": {
+        post: { operationId: "order", requestBody: body(Item), responses: { "200": ok("made", one) } },
+        get: {
+          operationId: "orders",
+          parameters: [query("page[number]", "integer"), query("page[size]", "integer")],
+          responses: {
+            "200": ok("page", { type: "object", properties: { data: { type: "array", items: Item }, meta: {} } }),
+          },
+        },
+      },
+      "/numbers/{number_id}": {
+        parameters: [pathParam("number_id")],
+        get: { operationId: "numberOf", responses: { "200": ok("one", one) } },
+      },
+    });
+    expect(rows(c)[0]).toMatchObject({
+      id: "response:/data/id (guessed)",
+      list: { at: "/data", paging: { page: "page[number]", limit: "page[size]" } },
+    });
+    expect(producerFor(c, c.operation("numberOf")!)).toMatchObject({ expression: "$response.body#/data/id" });
+  });
+
+  it("x-plantstore-role and x-plantstore-id correct a guess, and `none` keeps an operation out", () => {
+    const Doc = { type: "object", properties: { key: { type: "string" }, id: { type: "string" } } };
+    const c = doc({
+      "/docs": {
+        post: {
+          operationId: "search",
+          "x-plantstore-role": "none",
+          responses: { "200": ok("found", { type: "array" }) },
+        },
+        put: {
+          operationId: "upload",
+          "x-plantstore-role": "create",
+          "x-plantstore-id": "key",
+          requestBody: body(Doc),
+          responses: { "200": ok("up", Doc) },
+        },
+      },
+      "/docs/{docId}": {
+        parameters: [pathParam("docId")],
+        get: { operationId: "getDoc", responses: { "200": ok("one", Doc) } },
+      },
+    });
+    expect(rows(c)[0]).toMatchObject({ roles: { create: "upload", read: "getDoc" }, id: "response:key" });
+    expect(resourceModel(c).resources[0]!.notes).toEqual(["upload is its create, as x-plantstore-role says"]);
+    expect(resourceModel(c).whyOutside(c.operation("search")!)).toBe("x-plantstore-role: none");
+  });
+});

@@ -1,0 +1,469 @@
+// The contract's resources, from the document alone: which paths are collections and which are items,
+// which operation creates, lists, reads, replaces, patches and deletes each, which property is an
+// item's id, where a list answer keeps its array, and which query parameters page and filter a list.
+// Every guess is said in the resource's notes; an author corrects one with `x-plantstore-role` (on an
+// operation) or `x-plantstore-id` (on an operation or a path item). The mock serves from this model
+// and the harness chains requests from it: neither infers resources on its own. Pure and browser-safe.
+
+import type { CompiledOperation, CompiledParameter, Contract } from "./contract.js";
+import { locateRef } from "./contract.js";
+import { shapeOfSchema } from "./parameter-shape.js";
+import { followRefs, propertiesOf, type Resolve } from "./schema-properties.js";
+
+export const ROLES = ["create", "list", "read", "replace", "patch", "delete"] as const;
+/** What an operation does to its resource. */
+export type Role = (typeof ROLES)[number];
+
+/** On an operation: its role (one of ROLES), or `none` to keep it outside the model. */
+export const ROLE_EXTENSION = "x-plantstore-role";
+/** On an operation or a path item: the property that holds an item's id. */
+export const ID_EXTENSION = "x-plantstore-id";
+
+/** The property that holds an item's id, and how the model knows it. */
+export interface IdProperty {
+  /** A property at the top of the resource's representation. */
+  readonly name: string;
+  /** Where a new item's id is read: the create's answer, or its request (an id the client chooses). */
+  readonly in: "response" | "request";
+  /** JSON pointer of the item in the create's answer: "" for the answer itself, `/data` for an envelope's. */
+  readonly at: string;
+  /** How it was found, in words: `x-plantstore-id`, an OpenAPI link, the parameter's name, or a guess. */
+  readonly source: string;
+  readonly guessed: boolean;
+}
+
+/** The query parameters of a list that page it, by what they do. */
+export interface Paging {
+  readonly limit?: string;
+  readonly offset?: string;
+  readonly page?: string;
+  readonly cursor?: string;
+}
+
+/** How a list answer is read and asked for. */
+export interface ListShape {
+  /** JSON pointer of the items' array in the answer: "" for the answer itself, `/data` for an envelope's array. */
+  readonly itemsAt: string;
+  readonly paging: Paging;
+  /** Query parameters that filter by a property of the items: parameter name to property name. */
+  readonly filters: ReadonlyMap<string, string>;
+}
+
+/** A collection of items and the operations on it. */
+export interface Resource {
+  /** The collection path's last segment: `plants`. */
+  readonly name: string;
+  /** `/gardens/{gardenId}/plants`. */
+  readonly collectionPath: string;
+  /** `/gardens/{gardenId}/plants/{plantId}`; undefined when no path names one item. */
+  readonly itemPath: string | undefined;
+  /** The path parameter that names one item: `plantId`. */
+  readonly idParameter: string | undefined;
+  /** The path parameters of the collection path, the parents' ids: `gardenId`. */
+  readonly parentParameters: readonly string[];
+  readonly operations: Readonly<Partial<Record<Role, CompiledOperation>>>;
+  readonly id: IdProperty | undefined;
+  /** The create's success answer documents a `Location` header (the new item's URL). */
+  readonly location: boolean;
+  readonly list: ListShape | undefined;
+  /** What the model guessed, or could not find, in words an author reads. */
+  readonly notes: readonly string[];
+}
+
+/** The resources of a contract, and the role of each operation in them. */
+export interface ResourceModel {
+  readonly resources: readonly Resource[];
+  /** The operation's resource and role; undefined for an operation outside the model. */
+  roleOf(op: CompiledOperation): { readonly resource: Resource; readonly role: Role } | undefined;
+  /** Why an operation is outside the model; undefined for one with a role. */
+  whyOutside(op: CompiledOperation): string | undefined;
+}
+
+type Json = Record<string, unknown>;
+
+const models = new WeakMap<Contract, ResourceModel>();
+
+/** The contract's resource model, made once per contract. */
+export function resourceModel(contract: Contract): ResourceModel {
+  let model = models.get(contract);
+  if (model === undefined) {
+    model = buildModel(contract);
+    models.set(contract, model);
+  }
+  return model;
+}
+
+const ITEM_SEGMENT = /^\{([^{}]+)\}$/;
+const COLLECTION_ROLE: Readonly<Record<string, Role>> = { post: "create", get: "list" };
+const ITEM_ROLE: Readonly<Record<string, Role>> = { get: "read", put: "replace", patch: "patch", delete: "delete" };
+
+function buildModel(contract: Contract): ResourceModel {
+  const doc = contract.document;
+  const resolve: Resolve = (ref) =>
+    ref.startsWith("#") ? locateRef(doc, decodeURIComponent(ref.slice(1)))?.value : undefined;
+  const outside = new Map<CompiledOperation, string>();
+  const roles = new Map<CompiledOperation, { resource: Resource; role: Role }>();
+  const byPath = new Map<string, CompiledOperation[]>();
+  for (const op of contract.operations) byPath.set(op.pathTemplate, [...(byPath.get(op.pathTemplate) ?? []), op]);
+
+  // Item paths: every path, or path prefix, that ends in a whole-segment template (`/plants/{id}`
+  // of `/plants/{id}/water` too); a collection is the path above an item path.
+  const itemPaths = new Set<string>();
+  for (const path of byPath.keys()) {
+    const segments = path.split("/");
+    for (let i = 2; i < segments.length; i++)
+      if (ITEM_SEGMENT.test(segments[i]!) && !ITEM_SEGMENT.test(segments[i - 1]!))
+        itemPaths.add(segments.slice(0, i + 1).join("/"));
+  }
+  const collections = new Set<string>();
+  for (const item of itemPaths) collections.add(item.slice(0, item.lastIndexOf("/")));
+  // A path with a create and a list is a collection too, whether or not a path names one item.
+  for (const [path, ops] of byPath)
+    if (
+      !ITEM_SEGMENT.test(path.split("/").at(-1) ?? "") &&
+      ops.some((o) => o.method === "post") &&
+      ops.some((o) => o.method === "get")
+    )
+      collections.add(path);
+
+  const resources: Resource[] = [];
+  for (const collectionPath of [...collections].sort()) {
+    const itemPath = [...itemPaths].find((p) => p.slice(0, p.lastIndexOf("/")) === collectionPath);
+    const built = buildResource(contract, resolve, collectionPath, itemPath, byPath, outside);
+    if (built === undefined) continue;
+    resources.push(built);
+    for (const role of ROLES) {
+      const op = built.operations[role];
+      if (op !== undefined) roles.set(op, { resource: built, role });
+    }
+  }
+  for (const op of contract.operations)
+    if (!roles.has(op) && !outside.has(op)) outside.set(op, whyNoRole(op, collections, itemPaths));
+  return {
+    resources,
+    roleOf: (op) => roles.get(op),
+    whyOutside: (op) => (roles.has(op) ? undefined : outside.get(op)),
+  };
+}
+
+function whyNoRole(op: CompiledOperation, collections: ReadonlySet<string>, itemPaths: ReadonlySet<string>): string {
+  if (collections.has(op.pathTemplate))
+    return `${op.method.toUpperCase()} on a collection is neither a create nor a list`;
+  if (itemPaths.has(op.pathTemplate))
+    return `${op.method.toUpperCase()} on an item is an action, not a read, replace, patch or delete`;
+  return "its path is neither a collection nor an item of one (an action, or a single document)";
+}
+
+/** The role an author gave an operation with x-plantstore-role: a role, "none", or undefined. */
+function declaredRole(doc: unknown, op: CompiledOperation): Role | "none" | undefined {
+  const value = ((locateRef(doc, op.pointer)?.value ?? {}) as Json)[ROLE_EXTENSION];
+  return value === "none" || (ROLES as readonly unknown[]).includes(value) ? (value as Role | "none") : undefined;
+}
+
+function buildResource(
+  contract: Contract,
+  resolve: Resolve,
+  collectionPath: string,
+  itemPath: string | undefined,
+  byPath: ReadonlyMap<string, readonly CompiledOperation[]>,
+  outside: Map<CompiledOperation, string>,
+): Resource | undefined {
+  const doc = contract.document;
+  const notes: string[] = [];
+  const operations: Partial<Record<Role, CompiledOperation>> = {};
+  const place = (ops: readonly CompiledOperation[] | undefined, byMethod: Readonly<Record<string, Role>>): void => {
+    for (const op of ops ?? []) {
+      const declared = declaredRole(doc, op);
+      if (declared === "none") {
+        outside.set(op, `${ROLE_EXTENSION}: none`);
+        continue;
+      }
+      const role = declared ?? byMethod[op.method];
+      if (role === undefined || operations[role] !== undefined) continue;
+      operations[role] = op;
+      if (declared !== undefined) notes.push(`${op.operationId} is its ${role}, as ${ROLE_EXTENSION} says`);
+    }
+  };
+  place(byPath.get(collectionPath), COLLECTION_ROLE);
+  if (itemPath !== undefined) place(byPath.get(itemPath), ITEM_ROLE);
+  const create = operations.create;
+  const name = decodeURIComponent(collectionPath.split("/").at(-1) ?? collectionPath);
+  if (create === undefined) {
+    // Without a create the store never holds an item: its operations answer from examples.
+    for (const op of Object.values(operations))
+      outside.set(op, `no operation creates ${name} (no POST on ${collectionPath})`);
+    return undefined;
+  }
+  const idParameter = itemPath === undefined ? undefined : ITEM_SEGMENT.exec(itemPath.split("/").at(-1)!)![1];
+  const parentParameters = collectionPath.split("/").flatMap((s) => ITEM_SEGMENT.exec(s)?.[1] ?? []);
+  let list: ListShape | undefined;
+  if (operations.list !== undefined) {
+    list = listShape(doc, resolve, operations.list, name);
+    if (list === undefined) {
+      outside.set(operations.list, "its success answer holds no array of items");
+      delete operations.list;
+    }
+  }
+  const id = idParameter === undefined ? undefined : idProperty(doc, resolve, create, operations, idParameter, name);
+  if (id?.guessed) notes.push(`the id of ${name} is guessed: property ${id.name} (${id.source})`);
+  if (idParameter !== undefined && id === undefined)
+    notes.push(`no property of ${create.operationId}'s answer or request is the id {${idParameter}}`);
+  return {
+    name,
+    collectionPath,
+    itemPath,
+    idParameter,
+    parentParameters,
+    operations,
+    id,
+    location: documentsLocation(create),
+    list,
+    notes,
+  };
+}
+
+/** The success answers of an operation (1xx to 3xx, as the harness counts them). */
+function successes(op: CompiledOperation) {
+  return [...op.responses.values()].filter((r) => /^[123]/.test(r.status));
+}
+
+function documentsLocation(op: CompiledOperation): boolean {
+  return successes(op).some((r) => [...r.headers.keys()].some((h) => h.toLowerCase() === "location"));
+}
+
+/** The schema of an operation's JSON success answer (the first), or of its JSON request body. */
+function answerSchema(doc: unknown, op: CompiledOperation): unknown {
+  for (const response of successes(op))
+    for (const entry of response.content.values())
+      if (/json/i.test(entry.mediaType) && entry.hasSchema) return locateRef(doc, `${entry.pointer}/schema`)?.value;
+  return undefined;
+}
+
+function requestSchema(doc: unknown, op: CompiledOperation): unknown {
+  const entries = [...(op.requestBody?.content.values() ?? [])].filter((e) => e.hasSchema);
+  const entry = entries.find((e) => /json/i.test(e.mediaType)) ?? entries[0];
+  return entry === undefined ? undefined : locateRef(doc, `${entry.pointer}/schema`)?.value;
+}
+
+/**
+ * Which property is an item's id: `x-plantstore-id`, then an OpenAPI link from the create to an item
+ * operation, then a property named as the path parameter (in the create's answer, else required in
+ * its request), then a guess: the id-like property the parameter's name ends with (`{plantId}`:
+ * `id`), else the one readOnly property of the answer whose name ends in id. The answer's top level is searched first, then the
+ * item of an envelope (`{"data": {...}}`).
+ */
+function idProperty(
+  doc: unknown,
+  resolve: Resolve,
+  create: CompiledOperation,
+  operations: Partial<Record<Role, CompiledOperation>>,
+  parameter: string,
+  name: string,
+): IdProperty | undefined {
+  const answerTop = answerSchema(doc, create);
+  const request = propertiesOf(requestSchema(doc, create), resolve);
+  const declared = [create, ...Object.values(operations)]
+    .map((op) => ((locateRef(doc, op.pointer)?.value ?? {}) as Json)[ID_EXTENSION])
+    .find((v) => typeof v === "string") as string | undefined;
+  const linked = linkedId(doc, resolve, create, operations, parameter);
+  if (linked !== undefined) return { ...linked, source: "an OpenAPI link", guessed: false };
+  for (const { at, schema } of representations(answerTop, resolve, name)) {
+    const answer = propertiesOf(schema, resolve);
+    const where = (name: string): "response" | "request" | undefined =>
+      answer.properties.has(name) ? "response" : at === "" && request.required.has(name) ? "request" : undefined;
+    const found = (name: string, source: string, guessed: boolean): IdProperty | undefined => {
+      const place = where(name);
+      return place === undefined ? undefined : { name, in: place, at: place === "request" ? "" : at, source, guessed };
+    };
+    const id =
+      (declared === undefined ? undefined : found(declared, ID_EXTENSION, false)) ??
+      found(parameter, "the parameter's name", false) ??
+      idSuffix(parameter, answer, (n) => found(n, `${n}, the end of the parameter {${parameter}}`, true));
+    if (id !== undefined) return id;
+    const readOnlyIds = [...answer.readOnly].filter((n) => /id$/i.test(n));
+    if (readOnlyIds.length === 1)
+      return {
+        name: readOnlyIds[0]!,
+        in: "response",
+        at,
+        source: "the answer's one readOnly id property",
+        guessed: true,
+      };
+  }
+  if (declared !== undefined) return { name: declared, in: "response", at: "", source: ID_EXTENSION, guessed: false };
+  return undefined;
+}
+
+/** Id-like property names a parameter may end with: `{plantId}` is `id`, `{MessagingServiceSid}` is `sid`. */
+const ID_LIKE = /(id|sid|uuid|guid|key|slug)$/;
+
+/** The longest id-like property of the answer that the parameter's name ends with, as `found` makes it. */
+function idSuffix(
+  parameter: string,
+  answer: { readonly properties: ReadonlyMap<string, unknown> },
+  found: (name: string) => IdProperty | undefined,
+): IdProperty | undefined {
+  const candidates = [...answer.properties.keys()]
+    .filter((k) => ID_LIKE.test(loose(k)) && loose(parameter).endsWith(loose(k)))
+    .sort((a, b) => loose(b).length - loose(a).length);
+  return candidates.length === 0 ? undefined : found(candidates[0]!);
+}
+
+/** Names an envelope gives the one item it holds. */
+const ENVELOPES = new Set(["data", "item", "result", "resource", "record", "object", "value"]);
+
+/**
+ * Where an answer may hold an item: itself, then each object property of an envelope, the usual
+ * names first (`/data`), then one named as the resource in the singular (`{"droplet": {...}}`).
+ */
+function representations(schema: unknown, resolve: Resolve, name: string): { at: string; schema: unknown }[] {
+  const singular = loose(name).replace(/(es|s)$/, "");
+  const rank = (k: string): number =>
+    ENVELOPES.has(loose(k)) ? 0 : loose(k).replace(/(es|s)$/, "") === singular ? 1 : 2;
+  const { properties } = propertiesOf(schema, resolve);
+  const envelopes = [...properties]
+    .filter(([k, p]) => rank(k) < 2 && shapeOfSchema(p, resolve).kind === "object")
+    .sort(([a], [b]) => rank(a) - rank(b));
+  return [{ at: "", schema }, ...envelopes.map(([k, p]) => ({ at: `/${pointerToken(k)}`, schema: p }))];
+}
+
+const pointerToken = (name: string): string => name.replace(/~/g, "~0").replace(/\//g, "~1");
+
+/** An OpenAPI link of the create's answer that gives an item operation the parameter from the answer or request body. */
+function linkedId(
+  doc: unknown,
+  resolve: Resolve,
+  create: CompiledOperation,
+  operations: Partial<Record<Role, CompiledOperation>>,
+  parameter: string,
+): Omit<IdProperty, "source" | "guessed"> | undefined {
+  const targets = new Set(Object.values(operations).map((o) => o.operationId));
+  for (const response of successes(create)) {
+    const links = ((locateRef(doc, response.pointer)?.value ?? {}) as Json).links as Json | undefined;
+    for (const raw of Object.values(links ?? {})) {
+      const link = (followRefs(raw, resolve) ?? {}) as Json;
+      if (typeof link.operationId !== "string" || !targets.has(link.operationId)) continue;
+      const parameters = (link.parameters ?? {}) as Json;
+      const expression = parameters[parameter] ?? parameters[`path.${parameter}`];
+      const m =
+        typeof expression === "string" ? /^\$(response|request)\.body#((?:\/[^/]+)*)\/([^/]+)$/.exec(expression) : null;
+      if (m !== null)
+        return { name: m[3]!.replace(/~1/g, "/").replace(/~0/g, "~"), in: m[1] as "response" | "request", at: m[2]! };
+    }
+  }
+  return undefined;
+}
+
+/** A parameter or property name compared loosely: case, `_`, `-`, `$`, `.` and brackets ignored (`page[size]` is `pagesize`). */
+const loose = (name: string): string => name.toLowerCase().replace(/[_$.[\]-]/g, "");
+
+const PAGING: Readonly<Record<keyof Paging, ReadonlySet<string>>> = {
+  limit: new Set([
+    "limit",
+    "perpage",
+    "pagesize",
+    "size",
+    "count",
+    "max",
+    "maxresults",
+    "top",
+    "first",
+    "take",
+    "pagelimit",
+  ]),
+  offset: new Set(["offset", "skip", "start", "startindex", "from"]),
+  page: new Set(["page", "pagenumber", "pageno", "pageindex"]),
+  cursor: new Set([
+    "cursor",
+    "after",
+    "pagetoken",
+    "nexttoken",
+    "continuationtoken",
+    "startingafter",
+    "marker",
+    "pagecursor",
+  ]),
+};
+
+/** Where a list answer keeps its items, and which query parameters page and filter it; undefined when it holds no array. */
+function listShape(doc: unknown, resolve: Resolve, list: CompiledOperation, name: string): ListShape | undefined {
+  const schema = followRefs(answerSchema(doc, list), resolve);
+  if (schema === undefined) return undefined;
+  let itemsAt: string | undefined;
+  let arraySchema: unknown;
+  if (shapeOfSchema(schema, resolve).kind === "array") [itemsAt, arraySchema] = ["", schema];
+  else {
+    const { properties } = propertiesOf(schema, resolve);
+    const arrays = [...properties].filter(([, p]) => shapeOfSchema(p, resolve).kind === "array");
+    const preferred = ["data", "items", "results", "records", "values", "entries", "content", loose(name)];
+    const chosen = arrays.length === 1 ? arrays[0] : arrays.find(([k]) => preferred.includes(loose(k)));
+    if (chosen !== undefined) [itemsAt, arraySchema] = [`/${pointerToken(chosen[0])}`, chosen[1]];
+  }
+  if (itemsAt === undefined) return undefined;
+  const item = propertiesOf(((followRefs(arraySchema, resolve) ?? {}) as Json).items, resolve);
+  const itemNames = new Map([...item.properties.keys()].map((k) => [loose(k), k] as const));
+  const paging: { -readonly [K in keyof Paging]?: string } = {};
+  const filters = new Map<string, string>();
+  for (const p of list.parameters) {
+    if (p.in !== "query") continue;
+    const n = loose(p.name);
+    const kind = (Object.keys(PAGING) as (keyof Paging)[]).find((k) => PAGING[k].has(n));
+    if (kind !== undefined && paging[kind] === undefined) paging[kind] = p.name;
+    else {
+      const property = itemNames.get(n) ?? (n.endsWith("s") ? itemNames.get(n.slice(0, -1)) : undefined);
+      if (property !== undefined) filters.set(p.name, property);
+    }
+  }
+  return { itemsAt, paging, filters };
+}
+
+/** Where a path parameter's value comes from: an earlier answer or request of another operation. */
+export interface Producer {
+  readonly operation: CompiledOperation;
+  /** The path parameter it gives a value for. */
+  readonly parameter: CompiledParameter;
+  /** The runtime expression, on the producer's exchange, that gives it. */
+  readonly expression: string;
+}
+
+/**
+ * How to get an existing resource's id for an operation with one path parameter: an OpenAPI link from
+ * an operation without path parameters (the contract says so), else the create of the resource whose
+ * item the operation acts on, the id read where the model says.
+ */
+export function producerFor(contract: Contract, op: CompiledOperation): Producer | undefined {
+  const pathParams = op.parameters.filter((p) => p.in === "path");
+  if (pathParams.length !== 1) return undefined;
+  const parameter = pathParams[0]!;
+  const linked = linkedProducer(contract, op, parameter);
+  if (linked !== undefined) return linked;
+  const resource = resourceModel(contract).resources.find(
+    (r) =>
+      r.idParameter === parameter.name &&
+      r.itemPath !== undefined &&
+      (op.pathTemplate === r.itemPath || op.pathTemplate.startsWith(`${r.itemPath}/`)),
+  );
+  const create = resource?.operations.create;
+  if (resource?.id === undefined || create === undefined) return undefined;
+  const { in: place, at, name } = resource.id;
+  return { operation: create, parameter, expression: `$${place}.body#${at}/${pointerToken(name)}` };
+}
+
+/** A link, in a success answer of an operation without path parameters, that names op and says where the parameter comes from. */
+function linkedProducer(contract: Contract, op: CompiledOperation, parameter: CompiledParameter): Producer | undefined {
+  for (const other of contract.operations) {
+    if (other === op || other.parameters.some((p) => p.in === "path")) continue;
+    for (const response of other.responses.values()) {
+      if (!response.status.startsWith("2")) continue;
+      const links = ((locateRef(contract.document, response.pointer)?.value ?? {}) as Json).links as Json | undefined;
+      for (const raw of Object.values(links ?? {})) {
+        const link = (raw ?? {}) as Json;
+        const parameters = (link.parameters ?? {}) as Json;
+        const expression = parameters[parameter.name] ?? parameters[`path.${parameter.name}`];
+        if (link.operationId === op.operationId && typeof expression === "string" && expression.startsWith("$"))
+          return { operation: other, parameter, expression };
+      }
+    }
+  }
+  return undefined;
+}

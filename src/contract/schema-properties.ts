@@ -1,0 +1,50 @@
+// The named properties of an object schema as a reader of the document sees them: through `$ref`s and
+// `allOf` parts, the first declaration of a name winning. Pure and browser-safe.
+
+/** Follows a `$ref` of the document; undefined when it leads nowhere. */
+export type Resolve = (ref: string) => unknown;
+
+type Json = Record<string, unknown>;
+
+/** How deep `$ref`s and `allOf`s are followed: a recursive schema stops there. */
+const MAX_DEPTH = 16;
+
+/** An object schema's named properties, what it requires, and which properties are readOnly or writeOnly. */
+export interface ObjectProperties {
+  /** By name, each property's schema as written (it may be a `$ref`). */
+  readonly properties: ReadonlyMap<string, unknown>;
+  readonly required: ReadonlySet<string>;
+  readonly readOnly: ReadonlySet<string>;
+  readonly writeOnly: ReadonlySet<string>;
+}
+
+/** The schema a node stands for, its top `$ref`s followed. */
+export function followRefs(schema: unknown, resolve: Resolve): unknown {
+  let node = schema;
+  for (let depth = 0; depth < MAX_DEPTH; depth++) {
+    const ref = typeof node === "object" && node !== null ? (node as Json).$ref : undefined;
+    if (typeof ref !== "string") return node;
+    node = resolve(ref);
+  }
+  return undefined;
+}
+
+/** The named properties of an object schema, through `$ref`s and `allOf`; empty for anything else. */
+export function propertiesOf(schema: unknown, resolve: Resolve): ObjectProperties {
+  const properties = new Map<string, unknown>();
+  const required = new Set<string>();
+  const collect = (s: unknown, depth: number): void => {
+    if (typeof s !== "object" || s === null || depth > MAX_DEPTH) return;
+    const o = s as Json;
+    if (typeof o.$ref === "string") collect(resolve(o.$ref), depth + 1);
+    for (const [k, v] of Object.entries((o.properties ?? {}) as Json)) if (!properties.has(k)) properties.set(k, v);
+    if (Array.isArray(o.required)) for (const r of o.required) if (typeof r === "string") required.add(r);
+    if (Array.isArray(o.allOf)) for (const part of o.allOf) collect(part, depth + 1);
+  };
+  collect(schema, 0);
+  const flagged = (flag: "readOnly" | "writeOnly"): Set<string> =>
+    new Set(
+      [...properties].filter(([, p]) => (followRefs(p, resolve) as Json | undefined)?.[flag] === true).map(([k]) => k),
+    );
+  return { properties, required, readOnly: flagged("readOnly"), writeOnly: flagged("writeOnly") };
+}
