@@ -4,8 +4,9 @@ import { canonicalInteger, checkRequest } from "../contract/portable.js";
 import type { NewPlant, Plant } from "../types.js";
 import { ADMIN_PREFIX, handleAdmin } from "./admin.js";
 import { createBearerCheck } from "./auth.js";
-import { allowedRequestHeaders, corsHeaders, isPreflight, type CorsPolicy } from "./cors.js";
+import { corsHeaders, preflightAnswer, type CorsPolicy } from "./cors.js";
 import { errorAnswer, type WireResponse } from "./error-answers.js";
+import { refusalError } from "./refusals.js";
 import type { PlantStore } from "./store.js";
 
 export interface CoreRequest {
@@ -55,16 +56,8 @@ export function createCore(
     const path = requestPath(request.url);
 
     // Stage 1: CORS preflight needs no token (browsers never send one on a preflight).
-    if (isPreflight(request.method, origin, header(request, "access-control-request-method"))) {
-      const route = contract.route("options", path);
-      if (route.kind === "not-found") return withCors(errorAnswer("PS_NOT_FOUND", path));
-      if (cors === undefined) return { status: 204, headers: {}, body: "" };
-      const allowHeaders = allowedRequestHeaders(options.cors, header(request, "access-control-request-headers"));
-      // The allowed headers depend on what was asked, so caches key on that too (Fetch standard, CORS protocol).
-      const vary =
-        cors.vary === undefined ? "Access-Control-Request-Headers" : `${cors.vary}, Access-Control-Request-Headers`;
-      return { status: 204, headers: { ...cors, ...preflightHeaders(route, allowHeaders), vary }, body: "" };
-    }
+    const preflight = preflightAnswer(contract, options.cors, request.method, path, request.headers);
+    if (preflight !== undefined) return preflight;
 
     // Stage 2: route. The opt-in admin surface sits outside the contract's paths and needs the token too.
     if (options.admin === true && path.startsWith(ADMIN_PREFIX)) {
@@ -127,29 +120,8 @@ export function createCore(
 
 /** The error answer for each reason the contract refuses a request for (the table is error-answers.ts). */
 function refusalAnswer(operation: CompiledOperation, refusal: RequestRefusal): WireResponse {
-  const documented = [...(operation.requestBody?.content.keys() ?? [])];
-  switch (refusal.reason) {
-    case "parameter": {
-      const violations = refusal.violations.map(({ location, keyword, message }) => ({ location, keyword, message }));
-      return errorAnswer("PS_PARAMETER_INVALID", refusal.detail, {}, { violations });
-    }
-    case "missing":
-      return errorAnswer("PS_BODY_MISSING", `send a JSON ${documented.join(" or ")} body`);
-    case "media-type": {
-      const received = refusal.contentType === undefined ? "missing" : JSON.stringify(refusal.contentType);
-      return errorAnswer("PS_UNSUPPORTED_MEDIA_TYPE", `Content-Type is ${received}; send ${documented.join(", ")}`);
-    }
-    case "charset":
-      return errorAnswer("PS_UNSUPPORTED_MEDIA_TYPE", `charset ${JSON.stringify(refusal.charset)} is not UTF-8`);
-    case "utf-8":
-      return errorAnswer("PS_INVALID_UTF8");
-    case "json":
-      return errorAnswer("PS_MALFORMED_JSON", refusal.syntax);
-    case "schema": {
-      const violations = refusal.violations.map(({ location, keyword, message }) => ({ location, keyword, message }));
-      return errorAnswer("PS_BODY_INVALID", refusal.detail, {}, { violations });
-    }
-  }
+  const { code, detail, extra } = refusalError(operation, refusal);
+  return errorAnswer(code, detail, {}, extra);
 }
 
 function createPlant(store: PlantStore, body: NewPlant, exactId: ExactNumber | undefined): WireResponse {
@@ -162,21 +134,6 @@ function createPlant(store: PlantStore, body: NewPlant, exactId: ExactNumber | u
   if (outcome === "duplicate") return errorAnswer("PS_DUPLICATE_ID", `id ${id}`);
   if (outcome === "full") return errorAnswer("PS_STORE_FULL", `${store.maxPlants} plants`);
   return { status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify(plant) };
-}
-
-function preflightHeaders(route: ReturnType<Contract["route"]>, allowHeaders: string): Record<string, string> {
-  const methods =
-    route.kind === "found"
-      ? [route.operation.method.toUpperCase()]
-      : route.kind === "method-not-allowed"
-        ? route.allowed
-        : [];
-  return {
-    "access-control-allow-methods": [...methods, "OPTIONS"].join(", "),
-    // Named, never `*`: a wildcard does not cover Authorization (Fetch standard, CORS protocol).
-    "access-control-allow-headers": allowHeaders,
-    "access-control-max-age": "600",
-  };
 }
 
 const UNRESERVED = /%(2[DdEe]|3[0-9]|[46][1-9A-Fa-f]|[57][0-9Aa]|5[Ff]|7[Ee])/g;

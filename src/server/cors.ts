@@ -1,4 +1,6 @@
+import type { Contract } from "../contract/portable.js";
 import { KitError } from "../errors.js";
+import { errorAnswer, type WireResponse } from "./error-answers.js";
 
 /** Which browser origins may call the server (`*` for any, or an exact list) and with which headers. */
 export interface CorsPolicy {
@@ -59,4 +61,52 @@ export function checkedCorsHeaders(
   if (bad !== undefined)
     throw new KitError("PS_USAGE", `${option}: ${JSON.stringify(bad)} is not a header name (RFC 9110 token)`);
   return headers;
+}
+
+type Headers = Readonly<Record<string, string | string[] | undefined>>;
+const first = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
+
+/**
+ * The answer to a CORS preflight (which needs no credentials: browsers never send them on one), or
+ * undefined when the request is no preflight: 404 for a path the contract does not have, else 204
+ * with the methods the path takes and the headers the policy allows.
+ */
+export function preflightAnswer(
+  contract: Pick<Contract, "route">,
+  policy: CorsPolicy,
+  method: string,
+  path: string,
+  headers: Headers,
+): WireResponse | undefined {
+  const origin = first(headers.origin);
+  if (!isPreflight(method, origin, first(headers["access-control-request-method"]))) return undefined;
+  const cors = corsHeaders(policy, origin);
+  const route = contract.route("options", path);
+  if (route.kind === "not-found") {
+    const notFound = errorAnswer("PS_NOT_FOUND", path);
+    return cors === undefined ? notFound : { ...notFound, headers: { ...notFound.headers, ...cors } };
+  }
+  if (cors === undefined) return { status: 204, headers: {}, body: "" };
+  const allowHeaders = allowedRequestHeaders(policy, first(headers["access-control-request-headers"]));
+  // The allowed headers depend on what was asked, so caches key on that too (Fetch standard, CORS protocol).
+  const vary =
+    cors.vary === undefined ? "Access-Control-Request-Headers" : `${cors.vary}, Access-Control-Request-Headers`;
+  const methods =
+    route.kind === "found"
+      ? [route.operation.method.toUpperCase()]
+      : route.kind === "method-not-allowed"
+        ? route.allowed
+        : [];
+  return {
+    status: 204,
+    headers: {
+      ...cors,
+      "access-control-allow-methods": [...methods, "OPTIONS"].join(", "),
+      // Named, never `*`: a wildcard does not cover Authorization (Fetch standard, CORS protocol).
+      "access-control-allow-headers": allowHeaders,
+      "access-control-max-age": "600",
+      vary,
+    },
+    body: "",
+  };
 }

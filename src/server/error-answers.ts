@@ -16,12 +16,15 @@ export const ERROR_ANSWERS = {
   PS_STORE_FULL: { status: 400, message: "the store holds as many plants as it is configured to (--max-plants)" },
   PS_UNAUTHORIZED: { status: 401, message: "a valid bearer token is required" },
   PS_NOT_FOUND: { status: 404, message: "no such path" },
+  PS_ITEM_NOT_FOUND: { status: 404, message: "no item has this id" },
   PS_METHOD_NOT_ALLOWED: { status: 405, message: "method not allowed on this path" },
   PS_REQUEST_TIMEOUT: { status: 408, message: "the request was not received in time" },
   PS_DUPLICATE_ID: { status: 409, message: "a plant with this id already exists" },
+  PS_ITEM_EXISTS: { status: 409, message: "an item with this id already exists" },
   PS_BODY_TOO_LARGE: { status: 413, message: "the request body is larger than the server accepts" },
   PS_HEADERS_TOO_LARGE: { status: 431, message: "the request headers are larger than the server accepts" },
   PS_INTERNAL: { status: 500, message: "the server failed unexpectedly" },
+  PS_MOCK_UNANSWERABLE: { status: 500, message: "the mock could not make an answer its contract accepts" },
 } as const;
 
 export type ErrorAnswerCode = keyof typeof ERROR_ANSWERS;

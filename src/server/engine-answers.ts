@@ -1,0 +1,211 @@
+// The mock engine's answers: a documented response filled with a stored item, an example or a plain
+// value, and every answer judged by the contract (checkResponse) before it is sent. An error answer
+// is the kit's error (status, message, code) written in the shape the contract documents for that
+// status: Plant Store's `{error, message}`, RFC 9457 problem details, or any object schema.
+
+import type { CompiledOperation, CompiledResponse, Contract, MediaTypeEntry, Resolve } from "../contract/portable.js";
+import { checkResponse, followRefs, locateRef, propertiesOf } from "../contract/portable.js";
+import { ERROR_ANSWERS, errorAnswer, type ErrorAnswerCode, type WireResponse } from "./error-answers.js";
+import { plainValue, project, writeJson } from "./engine-values.js";
+
+type Json = Record<string, unknown>;
+
+/** What the answers need of the contract, made once per engine. */
+export interface AnswerContext {
+  readonly contract: Contract;
+  readonly resolve: Resolve;
+}
+
+export function answerContext(contract: Contract): AnswerContext {
+  const doc = contract.document;
+  return {
+    contract,
+    resolve: (ref) => (ref.startsWith("#") ? locateRef(doc, decodeURIComponent(ref.slice(1)))?.value : undefined),
+  };
+}
+
+const encoder = new TextEncoder();
+
+/** The documented success status for what the operation did: 201 for a create, 204 for a delete, where documented. */
+export function successStatus(op: CompiledOperation, preferred: readonly number[] = [200]): number {
+  for (const s of preferred) if (op.responses.has(String(s))) return s;
+  const codes = [...op.responses.keys()]
+    .filter((k) => /^[23]\d\d$/.test(k))
+    .map(Number)
+    .sort((a, b) => a - b);
+  if (codes.length > 0) return codes[0]!;
+  if (op.responses.has("2XX")) return preferred[0] ?? 200;
+  return preferred[0] ?? 200;
+}
+
+/** The JSON entry of a response (application/json first), else its first entry; undefined without content. */
+function entryOf(response: CompiledResponse | undefined): MediaTypeEntry | undefined {
+  if (response === undefined) return undefined;
+  const entries = [...response.content.values()];
+  return (
+    entries.find((e) => e.mediaType.toLowerCase() === "application/json") ??
+    entries.find((e) => /json/i.test(e.mediaType)) ??
+    entries[0]
+  );
+}
+
+/** The example a media type documents: `example`, else the first of `examples`, else the schema's. */
+function exampleOf(ctx: AnswerContext, entry: MediaTypeEntry): { value: unknown } | undefined {
+  const media = (locateRef(ctx.contract.document, entry.pointer)?.value ?? {}) as Json;
+  if (media.example !== undefined) return { value: media.example };
+  for (const raw of Object.values((media.examples ?? {}) as Json)) {
+    const ex = (followRefs(raw, ctx.resolve) ?? {}) as Json;
+    if (ex.value !== undefined) return { value: ex.value };
+  }
+  const schema = followRefs(media.schema, ctx.resolve) as Json | undefined;
+  if (schema?.example !== undefined) return { value: schema.example };
+  return undefined;
+}
+
+const schemaOf = (ctx: AnswerContext, entry: MediaTypeEntry): unknown =>
+  entry.hasSchema ? locateRef(ctx.contract.document, `${entry.pointer}/schema`)?.value : undefined;
+
+/** A value with the required properties it lacks filled with plain values, nested objects too. */
+export function complete(value: unknown, schema: unknown, resolve: Resolve, depth = 0): unknown {
+  if (typeof value !== "object" || value === null || Array.isArray(value) || depth > 12) return value;
+  const { properties, required } = propertiesOf(followRefs(schema, resolve), resolve);
+  const out: Json = { ...(value as Json) };
+  for (const [name, sub] of properties)
+    if (name in out) out[name] = complete(out[name], sub, resolve, depth + 1);
+    else if (required.has(name)) out[name] = plainValue(sub, resolve);
+  return out;
+}
+
+/** The documented headers of a response, each required one given a plain value by its schema. */
+function documentedHeaders(ctx: AnswerContext, response: CompiledResponse | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, h] of response?.headers ?? []) {
+    if (!h.required || name === "content-type") continue;
+    const v = plainValue(h.schema, ctx.resolve);
+    out[name] = typeof v === "string" ? v : writeJson(v);
+  }
+  return out;
+}
+
+function judged(op: CompiledOperation, answer: WireResponse): boolean {
+  return checkResponse(op, { status: answer.status, headers: answer.headers, body: encoder.encode(answer.body) }).ok;
+}
+
+/** The answer the engine sends when it cannot make one its contract accepts. */
+function unanswerable(op: CompiledOperation, status: number, why: string): WireResponse {
+  return errorAnswer("PS_MOCK_UNANSWERABLE", `${op.operationId} ${status}: ${why}`);
+}
+
+/**
+ * A documented answer of an operation: `value` (a stored item, already placed where the answer keeps
+ * it) projected onto the schema and completed, else the documented example, else a plain value.
+ * Judged by the contract; a value it refuses gives way to the example, then to the plain value.
+ */
+export function documentedAnswer(
+  ctx: AnswerContext,
+  op: CompiledOperation,
+  status: number,
+  value: unknown,
+  headers: Readonly<Record<string, string>> = {},
+): WireResponse {
+  const response = op.responseFor(status);
+  const entry = entryOf(response);
+  const base = { ...documentedHeaders(ctx, response), ...headers };
+  if (entry === undefined) return { status, headers: base, body: "" };
+  const schema = schemaOf(ctx, entry);
+  const contentType = entry.mediaType.includes("*") ? "application/json" : entry.mediaType;
+  const json = /json/i.test(contentType);
+  const write = (v: unknown): WireResponse => ({
+    status,
+    headers: { ...base, "content-type": contentType },
+    body: json ? writeJson(v) : typeof v === "string" ? v : writeJson(v),
+  });
+  const candidates: (() => unknown)[] = [];
+  if (value !== undefined) candidates.push(() => complete(project(value, schema, ctx.resolve), schema, ctx.resolve));
+  const example = exampleOf(ctx, entry);
+  if (example !== undefined) candidates.push(() => example.value);
+  candidates.push(() => plainValue(schema, ctx.resolve));
+  for (const make of candidates) {
+    const answer = write(make());
+    if (judged(op, answer)) return answer;
+  }
+  return unanswerable(op, status, `no value the schema at ${entry.pointer}/schema accepts could be made`);
+}
+
+/** Names an error body gives its parts, compared without case. */
+const STATUS_NAMES = new Set(["status", "statuscode", "error", "errorcode", "httpstatus", "code"]);
+const MESSAGE_NAMES = new Set(["message", "detail", "details", "errormessage", "description", "errordescription"]);
+const TITLE_NAMES = new Set(["title", "error", "reason", "statustext"]);
+
+const REASONS: Readonly<Record<number, string>> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  409: "Conflict",
+  413: "Content Too Large",
+  415: "Unsupported Media Type",
+  500: "Internal Server Error",
+};
+
+/**
+ * The kit's error for a request the engine refuses (a code of the wire-error table and what exactly
+ * was wrong), in the shape the operation documents for its status: each declared property that
+ * names the status, the message, a title or the code gets it, required ones left are filled plainly,
+ * and where the schema allows more, `code` and the extras (violations) follow. An undocumented status,
+ * or a shape no such body fits, gets the kit's own error body. `status` replaces the table's (415 for
+ * a media type, where the operation documents it).
+ */
+export function errorFor(
+  ctx: AnswerContext,
+  op: CompiledOperation | undefined,
+  code: ErrorAnswerCode,
+  detail?: string,
+  headers: Readonly<Record<string, string>> = {},
+  extra: Readonly<Record<string, unknown>> = {},
+  status?: number,
+): WireResponse {
+  const table = errorAnswer(code, detail, headers, extra);
+  const kit =
+    status === undefined
+      ? table
+      : { ...table, status, body: table.body.replace(/^\{"error":\d+/, `{"error":${status}`) };
+  const response = op?.responseFor(kit.status);
+  if (op === undefined || response === undefined) return kit;
+  const entry = entryOf(response);
+  if (entry === undefined) return { status: kit.status, headers: { ...headers }, body: "" };
+  const schema = followRefs(schemaOf(ctx, entry), ctx.resolve);
+  const { message } = ERROR_ANSWERS[code];
+  const text = detail === undefined ? message : `${message}: ${detail}`;
+  const { properties } = propertiesOf(schema, ctx.resolve);
+  const body: Json = {};
+  const used = new Set<string>();
+  for (const [name, sub] of properties) {
+    const n = name.toLowerCase().replace(/[_-]/g, "");
+    const type = (followRefs(sub, ctx.resolve) as Json | undefined)?.type;
+    const numeric = type === "integer" || type === "number";
+    if (numeric && STATUS_NAMES.has(n)) body[name] = kit.status;
+    else if (!numeric && n === "code") body[name] = code;
+    else if (!numeric && MESSAGE_NAMES.has(n)) body[name] = text;
+    else if (!numeric && TITLE_NAMES.has(n)) body[name] = REASONS[kit.status] ?? "Error";
+    else continue;
+    used.add(name);
+  }
+  const open = (schema as Json | undefined)?.additionalProperties !== false;
+  if (open && !used.has("code") && !properties.has("code")) body.code = code;
+  if (open) for (const [k, v] of Object.entries(extra)) if (!properties.has(k)) body[k] = v;
+  const mediaType = entry.mediaType.includes("*") ? "application/json" : entry.mediaType;
+  const withShape = {
+    status: kit.status,
+    headers: { ...documentedHeaders(ctx, response), ...headers, "content-type": mediaType },
+    body: writeJson(complete(body, schema, ctx.resolve)),
+  };
+  if (judged(op, withShape)) return withShape;
+  const example = exampleOf(ctx, entry);
+  if (example !== undefined) {
+    const shown = { ...withShape, body: writeJson(example.value) };
+    if (judged(op, shown)) return shown;
+  }
+  return kit;
+}

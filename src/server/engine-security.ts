@@ -1,0 +1,99 @@
+// The mock engine's credentials: each operation's security requirement checked scheme by scheme, as
+// its document declares them. Bearer (and OAuth 2 / OpenID Connect, which send a bearer token) and
+// API keys take the configured tokens; basic takes `user:password` pairs. Plain code, browser-safe.
+
+import type { CompiledOperation, SecurityScheme } from "../contract/portable.js";
+import { createBearerCheck } from "./auth.js";
+
+/** What the engine accepts: bearer tokens and API keys, and basic `user:password` pairs. */
+export interface EngineCredentials {
+  readonly tokens: readonly string[];
+  readonly basic: readonly string[];
+}
+
+export interface CredentialRequest {
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** The raw query string, without `?`. */
+  readonly query: string;
+}
+
+/** Why a request is not let through, and the challenge to answer with. */
+export interface CredentialFailure {
+  readonly detail: string;
+  readonly challenge: string | undefined;
+}
+
+const first = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
+
+/**
+ * Checks a request against an operation's security: any one alternative suffices, and each scheme
+ * of it must hold. Undefined when the request may pass. A scheme the engine cannot check (mutualTLS)
+ * holds: the engine does not see the TLS layer.
+ */
+export function createCredentialCheck(
+  credentials: EngineCredentials,
+): (op: CompiledOperation, request: CredentialRequest) => CredentialFailure | undefined {
+  const bearer = createBearerCheck(credentials.tokens);
+  const basics = new Set(credentials.basic);
+  const tokens = new Set(credentials.tokens);
+  const holds = (scheme: SecurityScheme, request: CredentialRequest): string | undefined => {
+    const authorization = first(request.headers.authorization);
+    switch (scheme.type) {
+      case "http":
+        if (scheme.scheme === "basic") {
+          const m = /^basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization ?? "");
+          return m !== null && basics.has(decodeBase64(m[1]!)) ? undefined : `${scheme.name}: HTTP basic credentials`;
+        }
+        return bearer(authorization) === undefined ? undefined : `${scheme.name}: a bearer token`;
+      case "oauth2":
+      case "openIdConnect":
+        return bearer(authorization) === undefined ? undefined : `${scheme.name}: a bearer token`;
+      case "apiKey": {
+        const name = scheme.paramName ?? "";
+        const value =
+          scheme.in === "header"
+            ? first(request.headers[name.toLowerCase()])
+            : scheme.in === "query"
+              ? new URLSearchParams(request.query).get(name)
+              : cookie(first(request.headers.cookie), name);
+        return value !== undefined && value !== null && tokens.has(value)
+          ? undefined
+          : `${scheme.name}: an API key in the ${scheme.in} ${name}`;
+      }
+      default:
+        return undefined;
+    }
+  };
+  return (op, request) => {
+    if (!op.authRequired) return undefined;
+    const missing: string[] = [];
+    for (const alternative of op.security) {
+      const failed = alternative.map((s) => holds(s, request)).filter((f): f is string => f !== undefined);
+      if (failed.length === 0) return undefined;
+      missing.push(failed.join(" and "));
+    }
+    const schemes = op.security.flat();
+    const challenge = schemes.some((s) => s.type === "http" && s.scheme === "basic")
+      ? 'Basic realm="plantstore"'
+      : schemes.some((s) => s.type !== "apiKey")
+        ? 'Bearer realm="plantstore"'
+        : undefined;
+    return { detail: `send ${[...new Set(missing)].join(", or ")}`, challenge };
+  };
+}
+
+function cookie(header: string | undefined, name: string): string | undefined {
+  for (const part of (header ?? "").split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+function decodeBase64(text: string): string {
+  try {
+    return new TextDecoder().decode(Uint8Array.from(atob(text), (c) => c.charCodeAt(0)));
+  } catch {
+    return "";
+  }
+}

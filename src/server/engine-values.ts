@@ -1,0 +1,193 @@
+// Values the mock engine stores and answers with: request values kept exactly (integers beyond 2^53
+// and decimals a double cannot hold stay as written), written back as JSON; a stored value projected
+// onto a documented schema; and a plain value for a schema, made the same way every time.
+
+import fc from "fast-check";
+import { followRefs, propertiesOf, type ExactNumbers, type Resolve } from "../contract/portable.js";
+
+/** A number kept as written: a decimal no double holds (an integer beyond 2^53 is a bigint instead). */
+export class ExactLiteral {
+  constructor(readonly literal: string) {}
+}
+
+type Json = Record<string, unknown>;
+
+/** A parsed value with its exact numbers put back: bigints for integers, ExactLiteral for others. */
+export function exactTree(value: unknown, exact: ExactNumbers, pointer = ""): unknown {
+  if (exact.size === 0) return value;
+  if (typeof value === "number") {
+    const e = exact.get(pointer);
+    if (e === undefined) return value;
+    return e.integer !== undefined ? e.integer : new ExactLiteral(e.literal);
+  }
+  if (Array.isArray(value)) return value.map((v, i) => exactTree(v, exact, `${pointer}/${i}`));
+  if (typeof value === "object" && value !== null) {
+    const out: Json = {};
+    for (const [k, v] of Object.entries(value))
+      out[k] = exactTree(v, exact, `${pointer}/${k.replace(/~/g, "~0").replace(/\//g, "~1")}`);
+    return out;
+  }
+  return value;
+}
+
+/** JSON text of a stored value: bigints and ExactLiterals written as the numbers they are. */
+export function writeJson(value: unknown): string {
+  if (typeof value === "bigint") return value.toString();
+  if (value instanceof ExactLiteral) return value.literal;
+  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? "null" : writeJson(v))).join(",")}]`;
+  if (typeof value === "object" && value !== null) {
+    const parts: string[] = [];
+    for (const [k, v] of Object.entries(value)) if (v !== undefined) parts.push(`${JSON.stringify(k)}:${writeJson(v)}`);
+    return `{${parts.join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** A stored value compared as text: a path parameter `9007199254740993` finds the id 9007199254740993n. */
+export function keyOf(value: unknown): string | undefined {
+  if (typeof value === "string") return value;
+  if (typeof value === "bigint") return value.toString();
+  if (value instanceof ExactLiteral) return value.literal;
+  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  if (typeof value === "boolean") return String(value);
+  return undefined;
+}
+
+const MAX_DEPTH = 12;
+
+/**
+ * A stored value as a documented schema shows it: an object keeps the properties the schema declares
+ * (through `$ref` and `allOf`), minus `writeOnly` ones, in the schema's order; an object schema that
+ * declares none keeps them all; arrays project their items. Other values stay as they are.
+ */
+export function project(value: unknown, schema: unknown, resolve: Resolve, depth = 0): unknown {
+  const s = followRefs(schema, resolve) as Json | undefined;
+  if (s === undefined || depth > MAX_DEPTH) return value;
+  if (Array.isArray(value)) return value.map((v) => project(v, s.items, resolve, depth + 1));
+  if (typeof value !== "object" || value === null || value instanceof ExactLiteral) return value;
+  const { properties, writeOnly } = propertiesOf(s, resolve);
+  if (properties.size === 0) return value;
+  const out: Json = {};
+  for (const [name, sub] of properties)
+    if (name in value && !writeOnly.has(name)) out[name] = project((value as Json)[name], sub, resolve, depth + 1);
+  return out;
+}
+
+const FORMATS: Readonly<Record<string, string>> = {
+  "date-time": "2026-01-01T00:00:00Z",
+  date: "2026-01-01",
+  time: "00:00:00Z",
+  duration: "P1D",
+  uuid: "00000000-0000-4000-8000-000000000000",
+  email: "user@example.com",
+  "idn-email": "user@example.com",
+  uri: "https://example.com/",
+  url: "https://example.com/",
+  "uri-reference": "/",
+  iri: "https://example.com/",
+  "iri-reference": "/",
+  "uri-template": "/",
+  hostname: "example.com",
+  "idn-hostname": "example.com",
+  ipv4: "192.0.2.1",
+  ipv6: "2001:db8::1",
+  byte: "AAAA",
+  binary: "",
+  "json-pointer": "",
+  regex: ".*",
+};
+
+/**
+ * A value a schema accepts, plain and the same every time: `const`, the first of `enum`, the
+ * schema's example or default, else one built from its type and bounds (a format's usual value, a
+ * pattern's first match from a fixed seed, the least number in range, the required properties).
+ * Not a promise: the caller judges the answer it goes in by the contract.
+ */
+export function plainValue(schema: unknown, resolve: Resolve, depth = 0): unknown {
+  const s = followRefs(schema, resolve) as Json | undefined;
+  if (s === undefined || typeof s !== "object") return null;
+  if (s.const !== undefined) return s.const;
+  if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[0];
+  if (s.example !== undefined) return s.example;
+  if (Array.isArray(s.examples) && s.examples.length > 0) return s.examples[0];
+  if (s.default !== undefined) return s.default;
+  if (depth > MAX_DEPTH) return null;
+  for (const key of ["oneOf", "anyOf"] as const)
+    if (Array.isArray(s[key]) && (s[key] as unknown[]).length > 0)
+      return plainValue((s[key] as unknown[])[0], resolve, depth + 1);
+  const type = typeOf(s, resolve);
+  switch (type) {
+    case "string":
+      return plainString(s);
+    case "integer":
+    case "number":
+      return plainNumber(s, type);
+    case "boolean":
+      return true;
+    case "null":
+      return null;
+    case "array": {
+      const n = typeof s.minItems === "number" ? s.minItems : 0;
+      return Array.from({ length: n }, () => plainValue(s.items, resolve, depth + 1));
+    }
+    default: {
+      const { properties, required } = propertiesOf(s, resolve);
+      const out: Json = {};
+      for (const name of required) out[name] = plainValue(properties.get(name), resolve, depth + 1);
+      return out;
+    }
+  }
+}
+
+/** The schema's type, the first that is not null; from `allOf` parts or the keywords when it has none. */
+function typeOf(s: Json, resolve: Resolve): string {
+  const t = Array.isArray(s.type) ? s.type.find((x) => x !== "null") : s.type;
+  if (typeof t === "string") return t;
+  for (const part of Array.isArray(s.allOf) ? s.allOf : []) {
+    const p = followRefs(part, resolve) as Json | undefined;
+    if (p !== undefined && typeof p === "object") {
+      const inner = typeOf(p, resolve);
+      if (inner !== "object" || p.type === "object") return inner;
+    }
+  }
+  if (s.items !== undefined) return "array";
+  if (typeof s.minLength === "number" || typeof s.pattern === "string" || typeof s.format === "string") return "string";
+  return "object";
+}
+
+function plainString(s: Json): string {
+  let text = typeof s.format === "string" && s.format in FORMATS ? FORMATS[s.format]! : "string";
+  if (typeof s.pattern === "string") {
+    try {
+      const re = new RegExp(s.pattern, "u");
+      if (!re.test(text)) text = fc.sample(fc.stringMatching(re), { numRuns: 1, seed: 42 })[0] ?? text;
+    } catch {
+      // a pattern fast-check cannot read: the answer is judged anyway
+    }
+  }
+  const min = typeof s.minLength === "number" ? s.minLength : 0;
+  const max = typeof s.maxLength === "number" ? s.maxLength : Infinity;
+  if ([...text].length < min) text = text.padEnd(min, "x");
+  if ([...text].length > max) text = [...text].slice(0, max).join("");
+  return text;
+}
+
+function plainNumber(s: Json, type: "integer" | "number"): number {
+  const lo =
+    typeof s.minimum === "number"
+      ? s.minimum
+      : typeof s.exclusiveMinimum === "number"
+        ? s.exclusiveMinimum + (type === "integer" ? 1 : 0.5)
+        : undefined;
+  const hi =
+    typeof s.maximum === "number"
+      ? s.maximum
+      : typeof s.exclusiveMaximum === "number"
+        ? s.exclusiveMaximum - 1
+        : undefined;
+  let n = lo ?? (hi !== undefined && hi < 1 ? hi : 1);
+  if (type === "integer") n = Math.ceil(n);
+  const step = typeof s.multipleOf === "number" && s.multipleOf > 0 ? s.multipleOf : undefined;
+  if (step !== undefined) n = Math.ceil(n / step) * step;
+  return n;
+}

@@ -1,0 +1,102 @@
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadContract, type Contract } from "../contract/index.js";
+import { runConformance } from "../harness/run.js";
+import { KIT_ROOT } from "../paths.js";
+import { createEngine, type Engine } from "./engine.js";
+import { DEFAULT_HTTP_OPTIONS, startHttpServer, type RunningServer } from "./http-adapter.js";
+
+const TOKEN = "engine-test-token";
+let contract: Contract;
+let engine: Engine;
+let server: RunningServer;
+
+beforeAll(async () => {
+  contract = await loadContract(join(KIT_ROOT, "test", "data", "multi-op", "plant-store-multi.yaml"));
+  engine = createEngine(contract, {
+    credentials: { tokens: [TOKEN], basic: [] },
+    cors: { origins: ["*"] },
+    maxItems: 1000,
+  });
+  server = await startHttpServer(engine.handle, { ...DEFAULT_HTTP_OPTIONS, host: "127.0.0.1", port: 0 });
+});
+afterAll(() => server?.close());
+
+const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${TOKEN}`,
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+      ...headers,
+    },
+    ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
+  });
+  return { status: res.status, type: res.headers.get("content-type"), text: await res.text(), headers: res.headers };
+};
+
+describe("the engine serving the multi-operation Plant Store", () => {
+  it("says how it serves each operation", () => {
+    expect(engine.served.map((s) => `${s.operation.operationId}: ${s.served}`)).toEqual([
+      "listPlants: list plants",
+      "createPlant: create plants",
+      "getPlant: read plants",
+      "updatePlant: replace plants",
+      "deletePlant: delete plants",
+    ]);
+  });
+
+  it("a create is read back exactly (an id beyond 2^53), replaced, listed, deleted, then not found", async () => {
+    const created = await call("POST", "/plants", '{"id":9007199254740993,"name":"Fern","tag":"fern"}');
+    expect([created.status, created.text]).toEqual([200, '{"name":"Fern","tag":"fern"}']);
+    const read = await call("GET", "/plants/9007199254740993");
+    expect([read.status, read.text]).toEqual([200, '{"name":"Fern","tag":"fern","id":9007199254740993}']);
+    expect(read.headers.get("x-rate-limit")).toMatch(/^\d+$/);
+    const replaced = await call("PUT", "/plants/9007199254740993", { name: "Palm", tag: "palm" });
+    expect(replaced.status).toBe(200);
+    expect((await call("GET", "/plants/9007199254740993")).text).toBe(
+      '{"name":"Palm","tag":"palm","id":9007199254740993}',
+    );
+    await call("POST", "/plants", { id: 2, name: "Ivy" });
+    expect((await call("GET", "/plants?tags=palm")).text).toBe('[{"name":"Palm","tag":"palm","id":9007199254740993}]');
+    expect(JSON.parse((await call("GET", "/plants?limit=1")).text)).toHaveLength(1);
+    const uuid = { "x-request-id": "00000000-0000-4000-8000-000000000001" };
+    expect((await call("DELETE", "/plants/9007199254740993", undefined, uuid)).status).toBe(204);
+    const gone = await call("GET", "/plants/9007199254740993");
+    expect([gone.status, gone.type]).toEqual([404, "application/problem+json"]);
+    expect(JSON.parse(gone.text)).toMatchObject({ status: 404, title: "Not Found" });
+    expect((await call("DELETE", "/plants/2", undefined, uuid)).status).toBe(204);
+  });
+
+  it("refuses what the contract refuses, in the shape it documents", async () => {
+    const duplicate = await call("POST", "/plants", { id: 5, name: "A" });
+    expect(duplicate.status).toBe(200);
+    const again = await call("POST", "/plants", { id: 5, name: "B" });
+    expect([again.status, JSON.parse(again.text).error]).toEqual([400, 400]);
+    const invalid = await call("POST", "/plants", { name: 7 });
+    expect(invalid.status).toBe(400);
+    expect(JSON.parse(invalid.text)).toMatchObject({ error: 400, code: "PS_BODY_INVALID" });
+    const badLimit = await call("GET", "/plants?limit=0");
+    expect([badLimit.status, badLimit.type]).toEqual([400, "application/problem+json"]);
+    const anonymous = await call("GET", "/plants", undefined, { authorization: "" });
+    expect([anonymous.status, anonymous.headers.get("www-authenticate")]).toEqual([401, 'Bearer realm="plantstore"']);
+    expect((await call("PATCH", "/plants/5")).status).toBe(405);
+    await call("DELETE", "/plants/5", undefined, { "x-request-id": "00000000-0000-4000-8000-000000000001" });
+  });
+
+  it("passes the kit's own harness: every operation exercised, no failure", async () => {
+    for (const seed of [1n, 2n]) {
+      const { summary, results } = await runConformance({
+        target: server.url,
+        contract,
+        token: TOKEN,
+        noFixtures: true,
+        generate: { count: 20 },
+        seed,
+      });
+      const bad = results.filter((r) => r.outcome !== "pass");
+      expect(summary.exitCode, JSON.stringify(bad, null, 1).slice(0, 4000)).toBe(0);
+      expect(summary.coverage.operations.exercised).toBe(contract.operations.length);
+    }
+  });
+});

@@ -1,0 +1,312 @@
+// The mock engine: any contract served statefully, in memory, from its resource model
+// (contract/resources.ts). Stages as the reference server's core: CORS preflight, route, credentials,
+// the contract's verdict on the request, then the operation's role on the store (create, read,
+// replace, patch, delete, list) or, for an operation outside the model, its documented example.
+// Every answer is judged by the contract before it is sent (engine-answers.ts).
+
+import type { AcceptedRequest, CompiledOperation, Contract, Resource, ResourceModel } from "../contract/portable.js";
+import { checkRequest, propertiesOf, resourceModel } from "../contract/portable.js";
+import type { CoreRequest } from "./core.js";
+import { requestPath } from "./core.js";
+import { corsHeaders, preflightAnswer, type CorsPolicy } from "./cors.js";
+import { answerContext, documentedAnswer, errorFor, successStatus, type AnswerContext } from "./engine-answers.js";
+import { applyPatch } from "./engine-patch.js";
+import { createCredentialCheck, type EngineCredentials } from "./engine-security.js";
+import { ResourceStore, type Collection } from "./engine-store.js";
+import { exactTree, keyOf, plainValue } from "./engine-values.js";
+import { errorAnswer, type WireResponse } from "./error-answers.js";
+import { refusalError } from "./refusals.js";
+
+export interface EngineOptions {
+  readonly credentials: EngineCredentials;
+  readonly cors: CorsPolicy;
+  /** How many items the store holds in all; beyond it creates are refused. */
+  readonly maxItems: number;
+}
+
+/** How one operation is served, for the start-up report. */
+export interface ServedOperation {
+  readonly operation: CompiledOperation;
+  /** `create plants`, or `examples only: <why>`. */
+  readonly served: string;
+}
+
+export interface Engine {
+  readonly handle: (request: CoreRequest) => WireResponse;
+  readonly store: ResourceStore;
+  readonly model: ResourceModel;
+  readonly served: readonly ServedOperation[];
+}
+
+type Json = Record<string, unknown>;
+
+/** Everything a request's handling reads: the contract, its model, the store, the answers. */
+interface Ctx {
+  readonly contract: Contract;
+  readonly model: ResourceModel;
+  readonly store: ResourceStore;
+  readonly answers: AnswerContext;
+}
+
+/** One request, accepted by the contract, on its way to the store. */
+interface Call {
+  readonly op: CompiledOperation;
+  readonly resource: Resource;
+  readonly accepted: AcceptedRequest;
+  /** Path parameter values, percent-decoded. */
+  readonly path: Readonly<Record<string, string>>;
+  readonly query: URLSearchParams;
+  readonly contentType: string | undefined;
+}
+
+const first = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
+
+export function createEngine(contract: Contract, options: EngineOptions): Engine {
+  const model = resourceModel(contract);
+  const ctx: Ctx = { contract, model, store: new ResourceStore(options.maxItems), answers: answerContext(contract) };
+  const credentialsOf = createCredentialCheck(options.credentials);
+  const handle = (request: CoreRequest): WireResponse => {
+    const path = requestPath(request.url);
+    const preflight = preflightAnswer(contract, options.cors, request.method, path, request.headers);
+    if (preflight !== undefined) return preflight;
+    const cors = corsHeaders(options.cors, first(request.headers.origin));
+    const answer = route(ctx, credentialsOf, request, path);
+    return cors === undefined ? answer : { ...answer, headers: { ...answer.headers, ...cors } };
+  };
+  const served = contract.operations.map((operation) => {
+    const role = model.roleOf(operation);
+    const why = model.whyOutside(operation);
+    return { operation, served: role !== undefined ? `${role.role} ${role.resource.name}` : `examples only: ${why}` };
+  });
+  return { handle, store: ctx.store, model, served };
+}
+
+function route(
+  ctx: Ctx,
+  credentialsOf: ReturnType<typeof createCredentialCheck>,
+  request: CoreRequest,
+  path: string,
+): WireResponse {
+  const found = ctx.contract.route(request.method, path);
+  if (found.kind === "not-found") return errorAnswer("PS_NOT_FOUND", `${request.method} ${path}`);
+  if (found.kind === "method-not-allowed")
+    return errorAnswer("PS_METHOD_NOT_ALLOWED", `${request.method} ${path} (allowed: ${found.allowed.join(", ")})`, {
+      allow: found.allowed.join(", "),
+    });
+  const op = found.operation;
+  const q = request.url.indexOf("?");
+  const query = q < 0 ? "" : request.url.slice(q + 1);
+  const denied = credentialsOf(op, { headers: request.headers, query });
+  if (denied !== undefined) {
+    const challenge: Record<string, string> =
+      denied.challenge === undefined ? {} : { "www-authenticate": denied.challenge };
+    return errorFor(ctx.answers, op, "PS_UNAUTHORIZED", denied.detail, challenge);
+  }
+  const accepted = checkRequest(op, { headers: request.headers, body: request.body, path, query });
+  if (!accepted.ok) {
+    const { code, detail, extra } = refusalError(op, accepted);
+    const status = code === "PS_UNSUPPORTED_MEDIA_TYPE" && op.responses.has("415") ? 415 : undefined;
+    return errorFor(ctx.answers, op, code, detail, {}, extra, status);
+  }
+  const role = ctx.model.roleOf(op);
+  if (role === undefined) return documentedAnswer(ctx.answers, op, successStatus(op), undefined);
+  const call: Call = {
+    op,
+    resource: role.resource,
+    accepted,
+    path: decodedPath(op, path),
+    query: new URLSearchParams(query),
+    contentType: first(request.headers["content-type"]),
+  };
+  switch (role.role) {
+    case "create":
+      return create(ctx, call);
+    case "list":
+      return list(ctx, call);
+    case "read":
+      return read(ctx, call);
+    case "replace":
+    case "patch":
+      return update(ctx, call, role.role);
+    case "delete":
+      return remove(ctx, call);
+  }
+}
+
+function decodedPath(op: CompiledOperation, path: string): Record<string, string> {
+  const raw = op.matchRawPath(path) ?? {};
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw)) {
+    try {
+      out[k] = decodeURIComponent(v);
+    } catch {
+      out[k] = v;
+    }
+  }
+  return out;
+}
+
+/** The collection a call acts on: the resource's items under the parents named in the path. */
+function collectionOf(ctx: Ctx, call: Call): Collection {
+  const parents = call.resource.parentParameters.map((p) => idKey(call.op, p, call.path[p] ?? ""));
+  return ctx.store.collection(call.resource.collectionPath, parents);
+}
+
+/** A path id as the store keys it: an integer parameter in canonical decimal (`007` is `7`). */
+function idKey(op: CompiledOperation, name: string, value: string): string {
+  const p = op.parameters.find((x) => x.in === "path" && x.name === name);
+  if (p?.shape.types.includes("integer") === true && /^[+-]?\d+$/.test(value)) return BigInt(value).toString();
+  return value;
+}
+
+/** An item placed where the answers keep it: itself, or inside its envelope (`{"data": item}`). */
+function placed(resource: Resource, item: unknown): unknown {
+  const at = resource.id?.at ?? "";
+  if (at === "") return item;
+  return { [at.slice(1).replace(/~1/g, "/").replace(/~0/g, "~")]: item };
+}
+
+function itemOf(ctx: Ctx, call: Call): { key: string; item: unknown } | WireResponse {
+  const name = call.resource.idParameter;
+  const key = name === undefined ? "" : idKey(call.op, name, call.path[name] ?? "");
+  const item = collectionOf(ctx, call).get(key);
+  if (item === undefined) return errorFor(ctx.answers, call.op, "PS_ITEM_NOT_FOUND", `${call.resource.name} ${key}`);
+  return { key, item };
+}
+
+const isAnswer = (v: unknown): v is WireResponse => typeof v === "object" && v !== null && "status" in v && "body" in v;
+
+function create(ctx: Ctx, call: Call): WireResponse {
+  const { resource, op } = call;
+  const body = exactTree(call.accepted.value, call.accepted.exact);
+  const item: Json = typeof body === "object" && body !== null && !Array.isArray(body) ? { ...(body as Json) } : {};
+  const id = resource.id;
+  let key: string;
+  if (id !== undefined && id.in === "request") {
+    const chosen = keyOf(item[id.name]);
+    if (chosen === undefined) return errorFor(ctx.answers, op, "PS_BODY_INVALID", `${id.name} is required`);
+    key = chosen;
+  } else {
+    const n = ctx.store.nextNumber();
+    const made = id === undefined ? n : serverId(ctx, resource, n);
+    if (id !== undefined) item[id.name] = made;
+    key = keyOf(made) ?? n.toString();
+  }
+  fillServerOwned(ctx, resource, item);
+  const collection = collectionOf(ctx, call);
+  const outcome = ctx.store.insert(collection, key, item);
+  if (outcome === "duplicate") {
+    // 409 where documented, else the operation's documented 400: its one way to say no.
+    const status = op.responseFor(409) === undefined && op.responseFor(400) !== undefined ? 400 : undefined;
+    return errorFor(ctx.answers, op, "PS_ITEM_EXISTS", `${resource.name} ${key}`, {}, {}, status);
+  }
+  if (outcome === "full") return errorFor(ctx.answers, op, "PS_STORE_FULL", `${ctx.store.maxItems} items`);
+  const headers: Record<string, string> = {};
+  if (resource.location && resource.itemPath !== undefined) headers.location = itemUrl(call, key);
+  return documentedAnswer(ctx.answers, op, successStatus(op, [201, 200]), placed(resource, item), headers);
+}
+
+/** The schema of the item in the create's answer, where the model found the id. */
+function answerItemSchema(ctx: Ctx, resource: Resource): unknown {
+  const create = resource.operations.create!;
+  for (const r of create.responses.values()) {
+    if (!/^2/.test(r.status)) continue;
+    for (const entry of r.content.values()) {
+      if (!entry.hasSchema) continue;
+      const schema = ctx.answers.resolve(`#${entry.pointer}/schema`);
+      const at = resource.id?.at ?? "";
+      if (at === "") return schema;
+      return propertiesOf(schema, ctx.answers.resolve).properties.get(at.slice(1));
+    }
+  }
+  return undefined;
+}
+
+/** A new id the server gives: the n-th number, or a text its schema takes (a UUID, else `n`). */
+function serverId(ctx: Ctx, resource: Resource, n: bigint): unknown {
+  const schema = propertiesOf(answerItemSchema(ctx, resource), ctx.answers.resolve).properties.get(resource.id!.name);
+  const s = (ctx.answers.resolve(((schema ?? {}) as Json).$ref as string) ?? schema ?? {}) as Json;
+  const type = Array.isArray(s.type) ? s.type.find((t) => t !== "null") : s.type;
+  if (type === "integer" || type === "number") return n;
+  if (s.format === "uuid") return `00000000-0000-4000-8000-${n.toString(16).padStart(12, "0")}`;
+  return n.toString();
+}
+
+/** Fills the readOnly properties of the answer's item the request did not give: timestamps now, others plainly. */
+function fillServerOwned(ctx: Ctx, resource: Resource, item: Json): void {
+  const { properties, readOnly } = propertiesOf(answerItemSchema(ctx, resource), ctx.answers.resolve);
+  const now = new Date().toISOString();
+  for (const name of readOnly) {
+    if (name in item) continue;
+    const s = (ctx.answers.resolve(((properties.get(name) ?? {}) as Json).$ref as string) ??
+      properties.get(name) ??
+      {}) as Json;
+    item[name] = s.format === "date-time" ? now : plainValue(s, ctx.answers.resolve);
+  }
+}
+
+function itemUrl(call: Call, key: string): string {
+  const template = call.resource.itemPath!;
+  return template.replace(/\{([^{}]+)\}/g, (_, name: string) =>
+    encodeURIComponent(name === call.resource.idParameter ? key : (call.path[name] ?? "")),
+  );
+}
+
+function read(ctx: Ctx, call: Call): WireResponse {
+  const found = itemOf(ctx, call);
+  if (isAnswer(found)) return found;
+  return documentedAnswer(ctx.answers, call.op, successStatus(call.op), placed(call.resource, found.item));
+}
+
+function update(ctx: Ctx, call: Call, role: "replace" | "patch"): WireResponse {
+  const found = itemOf(ctx, call);
+  if (isAnswer(found)) return found;
+  const old = found.item as Json;
+  const body = exactTree(call.accepted.value, call.accepted.exact);
+  let next: unknown;
+  if (role === "replace") next = body;
+  else {
+    const patched = applyPatch(old, body, call.contentType);
+    if (!patched.ok) return errorFor(ctx.answers, call.op, "PS_BODY_INVALID", patched.detail);
+    next = patched.value;
+  }
+  const item: Json = typeof next === "object" && next !== null && !Array.isArray(next) ? { ...(next as Json) } : {};
+  // The id and what the server owns stay as they were, whatever the request says.
+  const id = call.resource.id;
+  if (id !== undefined && id.name in old) item[id.name] = old[id.name];
+  const { readOnly } = propertiesOf(answerItemSchema(ctx, call.resource), ctx.answers.resolve);
+  for (const name of readOnly) if (name in old) item[name] = old[name];
+  ctx.store.replace(collectionOf(ctx, call), found.key, item);
+  return documentedAnswer(ctx.answers, call.op, successStatus(call.op), placed(call.resource, item));
+}
+
+function remove(ctx: Ctx, call: Call): WireResponse {
+  const found = itemOf(ctx, call);
+  if (isAnswer(found)) return found;
+  ctx.store.remove(collectionOf(ctx, call), found.key);
+  return documentedAnswer(ctx.answers, call.op, successStatus(call.op, [204, 200]), placed(call.resource, found.item));
+}
+
+/** A list: the collection's items in the order made, filtered, then paged as the request asks. */
+function list(ctx: Ctx, call: Call): WireResponse {
+  const shape = call.resource.list!;
+  let items = [...collectionOf(ctx, call).values()] as Json[];
+  for (const [parameter, property] of shape.filters) {
+    const wanted = call.query.getAll(parameter).flatMap((v) => v.split(","));
+    if (wanted.length > 0) items = items.filter((i) => wanted.includes(keyOf(i[property]) ?? "\u0000"));
+  }
+  const number = (name: string | undefined): number | undefined => {
+    const text = name === undefined ? null : call.query.get(name);
+    return text === null || !/^\d+$/.test(text) ? undefined : Number(text);
+  };
+  const limitDefault = call.op.parameters.find((p) => p.name === shape.paging.limit)?.schema as Json | undefined;
+  const limit =
+    number(shape.paging.limit) ?? (typeof limitDefault?.default === "number" ? limitDefault.default : undefined);
+  let start = number(shape.paging.offset) ?? number(shape.paging.cursor) ?? 0;
+  const page = number(shape.paging.page);
+  if (page !== undefined && limit !== undefined) start = Math.max(0, page - 1) * limit;
+  items = items.slice(start, limit === undefined ? undefined : start + limit);
+  const value =
+    shape.itemsAt === "" ? items : { [shape.itemsAt.slice(1).replace(/~1/g, "/").replace(/~0/g, "~")]: items };
+  return documentedAnswer(ctx.answers, call.op, successStatus(call.op), value);
+}
