@@ -129,4 +129,30 @@ describe("plantstore serve", () => {
     expect(top.code).toBe(0);
     expect(top.stdout).toContain("conformance");
   });
+
+  it("--spec serves another document statefully, its start-up report saying how each operation is served", async () => {
+    running = spawnCli(["serve", "--spec", "test/data/multi-op/plant-store-multi.yaml", "--port", "0", "--quiet"]);
+    const [, url] = await running.waitFor(/listening on (http:\/\/\S+)/);
+    await running.waitFor(/DELETE \/plants\/\{id\}\s+delete plants/);
+    expect(running.stdout()).toMatch(/GET \/plants\s+list plants/);
+    expect(running.stdout()).toContain("basic plantstore:plantstore-dev-token");
+    const auth = { authorization: "Bearer plantstore-dev-token" };
+    const made = await fetch(`${url}/plants`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: '{"id":18446744073709551,"name":"Fern"}',
+    });
+    expect(made.status).toBe(200);
+    await made.arrayBuffer();
+    const read = await fetch(`${url}/plants/18446744073709551`, { headers: auth });
+    expect(await read.text()).toBe('{"name":"Fern","id":18446744073709551}');
+    running.child.kill("SIGTERM");
+    expect(await running.exited).toBe(0);
+  });
+
+  it("--spec refuses the Plant Store's own flags it does not take yet, naming the flag", async () => {
+    const result = await runCli(["serve", "--spec", "test/data/multi-op/plant-store-multi.yaml", "--admin"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("--admin is not supported with --spec yet");
+  });
 });

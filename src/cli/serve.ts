@@ -1,4 +1,11 @@
-import { DEFAULT_HTTP_OPTIONS, DEFAULT_MAX_PLANTS, DEV_TOKEN, startReferenceServer } from "../server/index.js";
+import { KitError } from "../errors.js";
+import {
+  DEFAULT_HTTP_OPTIONS,
+  DEFAULT_MAX_PLANTS,
+  DEV_TOKEN,
+  startMockServer,
+  startReferenceServer,
+} from "../server/index.js";
 import { shellQuote } from "../shell.js";
 import { parseFlags } from "./args.js";
 import { helpText, type CommandFlags } from "./flags.js";
@@ -11,8 +18,16 @@ const server = "ReferenceServerConfig";
 export const SERVE = {
   command: "serve",
   usage: "serve [options]",
-  description: "Starts the in-memory reference implementation of the Plant Store on loopback.",
+  description:
+    "Starts the in-memory reference implementation of the Plant Store on loopback; with --spec, a stateful mock of any OpenAPI document.",
   flags: {
+    spec: {
+      type: "string",
+      value: "FILE",
+      help: "serve this OpenAPI 3.0/3.1 document with the stateful mock engine instead of the Plant Store",
+      more: "Creates, reads, replaces, patches, deletes and lists act on an in-memory store, as the document's resources say; other operations answer their examples. The start-up report says how each operation is served.",
+      option: null,
+    },
     host: {
       type: "string",
       value: "HOST",
@@ -121,6 +136,7 @@ export async function serve(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   const tokens = values.token ?? [];
+  if (values.spec !== undefined) return serveSpec(values.spec, values, io);
   const ready = readyFile(values["ready-file"]);
   // Listening for signals before the server: one sent during start-up stops it once it listens.
   const signalled = io.signal;
@@ -150,6 +166,51 @@ export async function serve(argv: string[], io: Io): Promise<number> {
   io.out("Try it:");
   io.out(`  ${createPlantCurl(server.url, bearer)}`);
   if (values.admin) io.out(`Admin surface on: GET or DELETE ${server.url}/__admin/plants (same token)`);
+  ready?.ready(server.url);
+  await onShutdown(signalled, io, server.url, () => server.close());
+  ready?.remove();
+  return 0;
+}
+
+type ServeValues = ReturnType<typeof parseFlags<typeof SERVE.flags>>["values"];
+
+/** Flags of the Plant Store server that the mock of another document does not take yet. */
+const PLANT_STORE_ONLY = ["admin", "errors-on-demand", "data"] as const;
+
+/** `plantstore serve --spec FILE`: the mock engine on any document, with its start-up report. */
+async function serveSpec(spec: string, values: ServeValues, io: Io): Promise<number> {
+  const taken = PLANT_STORE_ONLY.find((f) => values[f] !== undefined && values[f] !== false);
+  if (taken !== undefined) throw new KitError("PS_USAGE", `--${taken} is not supported with --spec yet`);
+  const { loadContract } = await import("../contract/index.js");
+  const contract = await loadContract(spec);
+  const ready = readyFile(values["ready-file"]);
+  const signalled = io.signal;
+  const tokens = values.token ?? [];
+  const server = await startMockServer({
+    contract,
+    host: values.host,
+    port: values.port,
+    tokens,
+    corsOrigins: values["cors-origin"].length > 0 ? values["cors-origin"] : [...SERVE.flags["cors-origin"].default],
+    corsHeaders: values["cors-headers"],
+    maxItems: values["max-plants"],
+    maxBodyBytes: values["max-body"],
+    delayMs: values.delay,
+    log: values.quiet ? undefined : io.out,
+  });
+  io.out(`Mock of ${contract.title} ${contract.version} (${spec}) listening on ${server.url}`);
+  if (tokens.length === 0)
+    io.out(
+      `Development credentials: token or API key ${DEV_TOKEN}, basic plantstore:${DEV_TOKEN} (pass --token to choose your own)`,
+    );
+  else io.out(`Accepting the ${tokens.length} token(s) you configured as bearer tokens and API keys.`);
+  io.out("How each operation is served:");
+  const width = Math.max(
+    ...server.engine.served.map((s) => s.operation.method.length + s.operation.pathTemplate.length + 1),
+  );
+  for (const { operation, served } of server.engine.served)
+    io.out(`  ${`${operation.method.toUpperCase()} ${operation.pathTemplate}`.padEnd(width)}  ${served}`);
+  for (const r of server.engine.model.resources) for (const note of r.notes) io.out(`Note: ${note}`);
   ready?.ready(server.url);
   await onShutdown(signalled, io, server.url, () => server.close());
   ready?.remove();

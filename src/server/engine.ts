@@ -5,7 +5,7 @@
 // Every answer is judged by the contract before it is sent (engine-answers.ts).
 
 import type { AcceptedRequest, CompiledOperation, Contract, Resource, ResourceModel } from "../contract/portable.js";
-import { checkRequest, propertiesOf, resourceModel } from "../contract/portable.js";
+import { checkRequest, followRefs, propertiesOf, resourceModel } from "../contract/portable.js";
 import type { CoreRequest } from "./core.js";
 import { requestPath } from "./core.js";
 import { corsHeaders, preflightAnswer, type CorsPolicy } from "./cors.js";
@@ -225,7 +225,7 @@ function answerItemSchema(ctx: Ctx, resource: Resource): unknown {
 /** A new id the server gives: the n-th number, or a text its schema takes (a UUID, else `n`). */
 function serverId(ctx: Ctx, resource: Resource, n: bigint): unknown {
   const schema = propertiesOf(answerItemSchema(ctx, resource), ctx.answers.resolve).properties.get(resource.id!.name);
-  const s = (ctx.answers.resolve(((schema ?? {}) as Json).$ref as string) ?? schema ?? {}) as Json;
+  const s = (followRefs(schema, ctx.answers.resolve) ?? {}) as Json;
   const type = Array.isArray(s.type) ? s.type.find((t) => t !== "null") : s.type;
   if (type === "integer" || type === "number") return n;
   if (s.format === "uuid") return `00000000-0000-4000-8000-${n.toString(16).padStart(12, "0")}`;
@@ -238,9 +238,7 @@ function fillServerOwned(ctx: Ctx, resource: Resource, item: Json): void {
   const now = new Date().toISOString();
   for (const name of readOnly) {
     if (name in item) continue;
-    const s = (ctx.answers.resolve(((properties.get(name) ?? {}) as Json).$ref as string) ??
-      properties.get(name) ??
-      {}) as Json;
+    const s = (followRefs(properties.get(name), ctx.answers.resolve) ?? {}) as Json;
     item[name] = s.format === "date-time" ? now : plainValue(s, ctx.answers.resolve);
   }
 }

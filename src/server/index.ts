@@ -7,6 +7,7 @@ import { checkedCorsHeaders } from "./cors.js";
 import { DEFAULT_MAX_PLANTS, DEV_TOKEN, type ReferenceOptions } from "./defaults.js";
 import type { WireResponse } from "./error-answers.js";
 import { DEFAULT_HTTP_OPTIONS, startHttpServer, type HttpOptions, type RunningServer } from "./http-adapter.js";
+import { createEngine, type Engine, type ServedOperation } from "./engine.js";
 import { loadSeedData } from "./seed-file.js";
 import { PlantStore } from "./store.js";
 
@@ -15,6 +16,8 @@ export type { CoreOptions, CoreRequest, WireResponse, HttpOptions, RunningServer
 export { ERROR_ANSWERS, errorAnswer } from "./error-answers.js";
 export type { ErrorAnswerCode } from "./error-answers.js";
 export { createPlantStoreHandler } from "./fetch-handler.js";
+export { createEngine };
+export type { Engine, ServedOperation };
 export type { PlantStoreHandler, PlantStoreHandlerOptions } from "./fetch-handler.js";
 
 export interface ReferenceServerConfig extends ReferenceOptions, Partial<HttpOptions> {
@@ -63,4 +66,35 @@ export async function startReferenceServer(config: ReferenceServerConfig = {}): 
 
 function stripUndefined<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+export interface MockServerConfig extends Partial<HttpOptions> {
+  readonly contract: Contract;
+  /** Bearer tokens and API keys to accept; without any, the development token. */
+  readonly tokens?: readonly string[];
+  /** Basic `user:password` pairs to accept; without any, `plantstore:` and the development token. */
+  readonly basic?: readonly string[];
+  readonly corsOrigins?: readonly string[];
+  readonly corsHeaders?: readonly string[];
+  /** How many items the store holds in all (default 1,000,000). */
+  readonly maxItems?: number;
+}
+
+export interface MockServer extends RunningServer {
+  readonly engine: Engine;
+  readonly contract: Contract;
+}
+
+/** Serves any contract with the mock engine (engine.ts) over HTTP: stateful, in memory. */
+export async function startMockServer(config: MockServerConfig): Promise<MockServer> {
+  const tokens = acceptedTokens(config.tokens, "--token");
+  const basic = config.basic !== undefined && config.basic.length > 0 ? config.basic : [`plantstore:${DEV_TOKEN}`];
+  const engine = createEngine(config.contract, {
+    credentials: { tokens, basic },
+    cors: { origins: config.corsOrigins ?? ["*"], headers: checkedCorsHeaders(config.corsHeaders, "--cors-headers") },
+    maxItems: config.maxItems ?? DEFAULT_MAX_PLANTS,
+  });
+  const { contract: _k, tokens: _t, basic: _b, corsOrigins: _c, corsHeaders: _h, maxItems: _m, ...httpConfig } = config;
+  const running = await startHttpServer(engine.handle, { ...DEFAULT_HTTP_OPTIONS, ...stripUndefined(httpConfig) });
+  return { ...running, engine, contract: config.contract };
 }
