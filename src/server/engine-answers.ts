@@ -124,7 +124,11 @@ export function documentedAnswer(
   if (value !== undefined) candidates.push(() => complete(project(value, schema, ctx.resolve), schema, ctx.resolve));
   const example = exampleOf(ctx, entry);
   if (example !== undefined) candidates.push(() => example.value);
-  candidates.push(() => plainValue(schema, ctx.resolve));
+  // Plain values of the schema, then of each branch of a top oneOf/anyOf: the first branch's value
+  // may match a later branch too (one extends another), which a oneOf refuses.
+  const top = followRefs(schema, ctx.resolve) as Json | undefined;
+  for (const shape of [schema, ...[...asArray(top?.oneOf), ...asArray(top?.anyOf)]])
+    for (const examples of [true, false]) candidates.push(() => plainValue(shape, ctx.resolve, 0, examples));
   for (const make of candidates) {
     const answer = write(make());
     if (judged(op, answer)) return answer;
@@ -175,37 +179,52 @@ export function errorFor(
   if (op === undefined || response === undefined) return kit;
   const entry = entryOf(response);
   if (entry === undefined) return { status: kit.status, headers: { ...headers }, body: "" };
-  const schema = followRefs(schemaOf(ctx, entry), ctx.resolve);
+  const schema = followRefs(schemaOf(ctx, entry), ctx.resolve) as Json | undefined;
   const { message } = ERROR_ANSWERS[code];
   const text = detail === undefined ? message : `${message}: ${detail}`;
-  const { properties } = propertiesOf(schema, ctx.resolve);
-  const body: Json = {};
-  const used = new Set<string>();
-  for (const [name, sub] of properties) {
-    const n = name.toLowerCase().replace(/[_-]/g, "");
-    const type = (followRefs(sub, ctx.resolve) as Json | undefined)?.type;
-    const numeric = type === "integer" || type === "number";
-    if (numeric && STATUS_NAMES.has(n)) body[name] = kit.status;
-    else if (!numeric && n === "code") body[name] = code;
-    else if (!numeric && MESSAGE_NAMES.has(n)) body[name] = text;
-    else if (!numeric && TITLE_NAMES.has(n)) body[name] = REASONS[kit.status] ?? "Error";
-    else continue;
-    used.add(name);
-  }
-  const open = (schema as Json | undefined)?.additionalProperties !== false;
-  if (open && !used.has("code") && !properties.has("code")) body.code = code;
-  if (open) for (const [k, v] of Object.entries(extra)) if (!properties.has(k)) body[k] = v;
   const mediaType = entry.mediaType.includes("*") ? "application/json" : entry.mediaType;
-  const withShape = {
-    status: kit.status,
-    headers: { ...documentedHeaders(ctx, response), ...headers, "content-type": mediaType },
-    body: writeJson(complete(body, schema, ctx.resolve)),
-  };
-  if (judged(op, withShape)) return withShape;
+  const answerHeaders = { ...documentedHeaders(ctx, response), ...headers, "content-type": mediaType };
+  // The schema itself, then each branch of a oneOf/anyOf of error shapes, until one is accepted.
+  const shapes = [
+    schema,
+    ...[...asArray(schema?.oneOf), ...asArray(schema?.anyOf)].map((b) => followRefs(b, ctx.resolve)),
+  ];
+  for (const shape of shapes) {
+    const body = errorBody(ctx, shape, { status: kit.status, code, text }, extra);
+    const withShape = { status: kit.status, headers: answerHeaders, body: writeJson(body) };
+    if (judged(op, withShape)) return withShape;
+  }
+  const withShape = { status: kit.status, headers: answerHeaders, body: "" };
   const example = exampleOf(ctx, entry);
   if (example !== undefined) {
     const shown = { ...withShape, body: writeJson(example.value) };
     if (judged(op, shown)) return shown;
   }
   return kit;
+}
+
+const asArray = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+
+/** The kit's error written in one error shape: the declared properties it can name, then `code` and extras where allowed. */
+function errorBody(
+  ctx: AnswerContext,
+  schema: unknown,
+  kit: { readonly status: number; readonly code: string; readonly text: string },
+  extra: Readonly<Record<string, unknown>>,
+): unknown {
+  const { properties } = propertiesOf(schema, ctx.resolve);
+  const body: Json = {};
+  for (const [name, sub] of properties) {
+    const n = name.toLowerCase().replace(/[_-]/g, "");
+    const type = (followRefs(sub, ctx.resolve) as Json | undefined)?.type;
+    const numeric = type === "integer" || type === "number";
+    if (numeric && STATUS_NAMES.has(n)) body[name] = kit.status;
+    else if (!numeric && n === "code") body[name] = kit.code;
+    else if (!numeric && MESSAGE_NAMES.has(n)) body[name] = kit.text;
+    else if (!numeric && TITLE_NAMES.has(n)) body[name] = REASONS[kit.status] ?? "Error";
+  }
+  const open = (schema as Json | undefined)?.additionalProperties !== false;
+  if (open && !properties.has("code")) body.code = kit.code;
+  if (open) for (const [k, v] of Object.entries(extra)) if (!properties.has(k)) body[k] = v;
+  return complete(body, schema, ctx.resolve);
 }

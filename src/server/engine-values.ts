@@ -101,20 +101,21 @@ const FORMATS: Readonly<Record<string, string>> = {
  * A value a schema accepts, plain and the same every time: `const`, the first of `enum`, the
  * schema's example or default, else one built from its type and bounds (a format's usual value, a
  * pattern's first match from a fixed seed, the least number in range, the required properties).
- * Not a promise: the caller judges the answer it goes in by the contract.
+ * With `examples` false, examples and defaults are passed over (a document's example may break its
+ * own schema). Not a promise: the caller judges the answer it goes in by the contract.
  */
-export function plainValue(schema: unknown, resolve: Resolve, depth = 0): unknown {
+export function plainValue(schema: unknown, resolve: Resolve, depth = 0, examples = true): unknown {
   const s = followRefs(schema, resolve) as Json | undefined;
   if (s === undefined || typeof s !== "object") return null;
   if (s.const !== undefined) return s.const;
   if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[0];
-  if (s.example !== undefined) return s.example;
-  if (Array.isArray(s.examples) && s.examples.length > 0) return s.examples[0];
-  if (s.default !== undefined) return s.default;
+  if (examples && s.example !== undefined) return s.example;
+  if (examples && Array.isArray(s.examples) && s.examples.length > 0) return s.examples[0];
+  if (examples && s.default !== undefined) return s.default;
   if (depth > MAX_DEPTH) return null;
   for (const key of ["oneOf", "anyOf"] as const)
     if (Array.isArray(s[key]) && (s[key] as unknown[]).length > 0)
-      return plainValue((s[key] as unknown[])[0], resolve, depth + 1);
+      return plainValue((s[key] as unknown[])[0], resolve, depth + 1, examples);
   const type = typeOf(s, resolve);
   switch (type) {
     case "string":
@@ -128,12 +129,12 @@ export function plainValue(schema: unknown, resolve: Resolve, depth = 0): unknow
       return null;
     case "array": {
       const n = typeof s.minItems === "number" ? s.minItems : 0;
-      return Array.from({ length: n }, () => plainValue(s.items, resolve, depth + 1));
+      return Array.from({ length: n }, () => plainValue(s.items, resolve, depth + 1, examples));
     }
     default: {
       const { properties, required } = propertiesOf(s, resolve);
       const out: Json = {};
-      for (const name of required) out[name] = plainValue(properties.get(name), resolve, depth + 1);
+      for (const name of required) out[name] = plainValue(properties.get(name), resolve, depth + 1, examples);
       return out;
     }
   }
