@@ -4,7 +4,7 @@
 // Browser and service-worker code imports "plantstore-kit/handler", which carries no Node module.
 
 // The contract: load any OpenAPI 3.0/3.1 document once; every part of the kit asks it.
-export { loadContract, checkRequest, checkResponse } from "./contract/index.js";
+export { loadContract, checkRequest, checkResponse, resourceModel } from "./contract/index.js";
 export type {
   Contract,
   ContractNote,
@@ -13,15 +13,23 @@ export type {
   CheckedResponse,
   RequestMessage,
   ResponseMessage,
+  Resource,
+  ResourceModel,
+  Role,
 } from "./contract/index.js";
 
 // The mock half: the reference server over HTTP, its fetch handler, and the real Prism.
 export { startReferenceServer, createPlantStoreHandler, DEV_TOKEN } from "./server/index.js";
+export { startMockServer, createMockHandler } from "./server/index.js";
 export type {
   ReferenceServer,
   ReferenceServerConfig,
   PlantStoreHandler,
   PlantStoreHandlerOptions,
+  MockServer,
+  MockServerConfig,
+  MockHandler,
+  MockHandlerOptions,
 } from "./server/index.js";
 export { startPrism } from "./mock/prism.js";
 export type { PrismOptions, RunningPrism } from "./mock/prism.js";

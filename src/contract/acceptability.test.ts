@@ -230,3 +230,30 @@ describe("bodies of plain text, and JSON under a media range", () => {
     expect(answer(any, "application/octet-stream", "{}")).toEqual(ok(undefined));
   });
 });
+
+describe("answers that carry no content by HTTP", () => {
+  it("a 204 is judged without a body, even where the document gives it content (Asana's removeUser)", () => {
+    const c = compileContract(
+      {
+        openapi: "3.0.0",
+        info: { title: "t", version: "1" },
+        paths: {
+          "/x": {
+            post: {
+              operationId: "x",
+              responses: {
+                "204": {
+                  description: "empty",
+                  content: { "application/json": { schema: { type: "object", required: ["data"] } } },
+                },
+              },
+            },
+          },
+        },
+      },
+      "no-content.yaml",
+    );
+    const checked = checkResponse(c.operation("x")!, { status: 204, headers: {}, body: new Uint8Array() });
+    expect(summary(checked)).toEqual(ok(undefined));
+  });
+});

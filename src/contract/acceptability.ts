@@ -176,6 +176,9 @@ export function checkResponse(operation: CompiledOperation, answer: ResponseMess
     return { ok: false, reason: "status", detail: `${answer.status} is not documented for this operation` };
   }
   if (response.content.size === 0) return { ok: true, response, entry: undefined, value: undefined, exact: NO_EXACT };
+  // 204 and 304 have no content whatever the document says (RFC 9110 sections 15.3.5, 15.4.5).
+  if (answer.status === 204 || answer.status === 304)
+    return { ok: true, response, entry: undefined, value: undefined, exact: NO_EXACT };
   const contentType = first(answer.headers["content-type"]);
   const entry = matchMediaType(response.content, contentType)?.value;
   if (entry === undefined) {

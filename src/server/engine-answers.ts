@@ -111,7 +111,8 @@ export function documentedAnswer(
   const response = op.responseFor(status);
   const entry = entryOf(response);
   const base = { ...documentedHeaders(ctx, response), ...headers };
-  if (entry === undefined) return { status, headers: base, body: "" };
+  // 204 and 304 carry no content, whatever the document says (RFC 9110 sections 15.3.5, 15.4.5).
+  if (entry === undefined || status === 204 || status === 304) return { status, headers: base, body: "" };
   const schema = schemaOf(ctx, entry);
   const contentType = entry.mediaType.includes("*") ? "application/json" : entry.mediaType;
   const json = /json/i.test(contentType);
@@ -216,7 +217,10 @@ function errorBody(
   const body: Json = {};
   for (const [name, sub] of properties) {
     const n = name.toLowerCase().replace(/[_-]/g, "");
-    const type = (followRefs(sub, ctx.resolve) as Json | undefined)?.type;
+    const property = followRefs(sub, ctx.resolve) as Json | undefined;
+    // A property with its own values (an enum of the API's codes) gets one of them, from complete().
+    if (property?.enum !== undefined || property?.const !== undefined) continue;
+    const type = property?.type;
     const numeric = type === "integer" || type === "number";
     if (numeric && STATUS_NAMES.has(n)) body[name] = kit.status;
     else if (!numeric && n === "code") body[name] = kit.code;

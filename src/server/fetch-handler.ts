@@ -4,9 +4,10 @@ import { PLANT_STORE_DOCUMENT } from "../generated/plant-store-document.js";
 import type { NewPlant } from "../types.js";
 import { parseSeedData, seedStore } from "./admin.js";
 import { acceptedTokens } from "./auth.js";
-import { createCore } from "./core.js";
+import { createCore, type CoreRequest } from "./core.js";
 import { checkedCorsHeaders } from "./cors.js";
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_PLANTS, type ReferenceOptions } from "./defaults.js";
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_PLANTS, DEV_TOKEN, type ReferenceOptions } from "./defaults.js";
+import { createEngine, type Engine } from "./engine.js";
 import { errorAnswer, type WireResponse } from "./error-answers.js";
 import { PlantStore } from "./store.js";
 
@@ -56,7 +57,66 @@ export function createPlantStoreHandler(options: PlantStoreHandlerOptions = {}):
     errorsOnDemand: options.errorsOnDemand === true,
   });
 
-  const handle = async (request: Request): Promise<Response> => {
+  const handle = fetchHandle(core, maxBody, delay);
+  return Object.assign(handle, { store });
+}
+
+/** The options of `plantstore serve --spec` that make sense without a socket. */
+export interface MockHandlerOptions {
+  /** The contract to serve: compiled, or an OpenAPI document as an object (bundled: internal `$ref`s only). */
+  readonly contract?: Contract;
+  readonly document?: Readonly<Record<string, unknown>>;
+  /** Bearer tokens and API keys to accept; without any, the development token. */
+  readonly tokens?: readonly string[];
+  /** Basic `user:password` pairs to accept; without any, `plantstore:` and the development token. */
+  readonly basic?: readonly string[];
+  readonly corsOrigins?: readonly string[];
+  readonly corsHeaders?: readonly string[];
+  /** How many items the store holds in all (default 1,000,000). */
+  readonly maxItems?: number;
+  readonly maxBody?: number;
+  readonly delay?: number;
+}
+
+/** The mock engine of any contract as a fetch-style function, with the engine to inspect its store and model. */
+export interface MockHandler {
+  (request: Request): Promise<Response>;
+  readonly engine: Engine;
+}
+
+/**
+ * Creates the mock engine of any contract (engine.ts, as `plantstore serve --spec` serves it) as
+ * `(request: Request) => Promise<Response>`, for Mock Service Worker, Playwright's `page.route` or a
+ * service worker: requests and answers judged by the contract as the server judges them.
+ */
+export function createMockHandler(options: MockHandlerOptions): MockHandler {
+  const contract =
+    options.contract ?? (options.document !== undefined ? compileContract(options.document as Record<string, unknown>, "document") : undefined);
+  if (contract === undefined) throw new KitError("PS_USAGE", "createMockHandler needs a contract or a document");
+  const tokens = acceptedTokens(options.tokens, "tokens");
+  const engine = createEngine(contract, {
+    credentials: {
+      tokens,
+      basic: options.basic !== undefined && options.basic.length > 0 ? options.basic : [`plantstore:${DEV_TOKEN}`],
+    },
+    cors: { origins: options.corsOrigins ?? ["*"], headers: checkedCorsHeaders(options.corsHeaders, "corsHeaders") },
+    maxItems: wholeNumber(options.maxItems, DEFAULT_MAX_PLANTS, "maxItems"),
+  });
+  const handle = fetchHandle(
+    engine.handle,
+    wholeNumber(options.maxBody, DEFAULT_MAX_BODY_BYTES, "maxBody"),
+    wholeNumber(options.delay, 0, "delay"),
+  );
+  return Object.assign(handle, { engine });
+}
+
+/** A core (request in, answer out) as a fetch handler: the body read within its limit, failures answered 500. */
+function fetchHandle(
+  core: (request: CoreRequest) => WireResponse,
+  maxBody: number,
+  delay: number,
+): (request: Request) => Promise<Response> {
+  return async (request) => {
     const body = await readBody(request, maxBody);
     let answer: WireResponse;
     // Not `instanceof Uint8Array`: the bytes may come from another realm (a frame, a worker's stream).
@@ -73,7 +133,6 @@ export function createPlantStoreHandler(options: PlantStoreHandlerOptions = {}):
     if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
     return toResponse(answer, request.method);
   };
-  return Object.assign(handle, { store });
 }
 
 /** The body as bytes, or the 413 answer the HTTP adapter gives, without reading past the limit. */

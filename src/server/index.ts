@@ -15,10 +15,10 @@ export { createCore, PlantStore, startHttpServer, DEFAULT_HTTP_OPTIONS, DEFAULT_
 export type { CoreOptions, CoreRequest, WireResponse, HttpOptions, RunningServer, ReferenceOptions };
 export { ERROR_ANSWERS, errorAnswer } from "./error-answers.js";
 export type { ErrorAnswerCode } from "./error-answers.js";
-export { createPlantStoreHandler } from "./fetch-handler.js";
+export { createMockHandler, createPlantStoreHandler } from "./fetch-handler.js";
 export { createEngine };
 export type { Engine, ServedOperation };
-export type { PlantStoreHandler, PlantStoreHandlerOptions } from "./fetch-handler.js";
+export type { MockHandler, MockHandlerOptions, PlantStoreHandler, PlantStoreHandlerOptions } from "./fetch-handler.js";
 
 export interface ReferenceServerConfig extends ReferenceOptions, Partial<HttpOptions> {
   readonly contract?: Contract;
