@@ -223,6 +223,34 @@ describe("resources of other shapes", () => {
     expect(producerFor(c, c.operation("numberOf")!)).toMatchObject({ expression: "$response.body#/data/id" });
   });
 
+  it("paths with a format suffix pair up as collection and item (Twilio's `/Accounts.json`, `/Accounts/{Sid}.json`)", () => {
+    const Account = { type: "object", properties: { sid: { type: "string" }, friendly_name: { type: "string" } } };
+    const c = doc({
+      "/Accounts.json": {
+        post: { operationId: "CreateAccount", requestBody: body(Account), responses: { "201": ok("made", Account) } },
+        get: {
+          operationId: "ListAccount",
+          parameters: [query("PageSize", "integer")],
+          responses: {
+            "200": ok("page", { type: "object", properties: { accounts: { type: "array", items: Account } } }),
+          },
+        },
+      },
+      "/Accounts/{Sid}.json": {
+        parameters: [pathParam("Sid")],
+        get: { operationId: "FetchAccount", responses: { "200": ok("one", Account) } },
+      },
+    });
+    expect(rows(c)[0]).toMatchObject({
+      collection: "/Accounts.json",
+      item: "/Accounts/{Sid}.json",
+      roles: { create: "CreateAccount", list: "ListAccount", read: "FetchAccount" },
+      id: "response:sid (guessed)",
+      list: { at: "/accounts", paging: { limit: "PageSize" } },
+    });
+    expect(producerFor(c, c.operation("FetchAccount")!)).toMatchObject({ expression: "$response.body#/sid" });
+  });
+
   it("x-plantstore-role and x-plantstore-id correct a guess, and `none` keeps an operation out", () => {
     const Doc = { type: "object", properties: { key: { type: "string" }, id: { type: "string" } } };
     const c = doc({

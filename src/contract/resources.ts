@@ -103,8 +103,14 @@ function buildModel(contract: Contract): ResourceModel {
     ref.startsWith("#") ? locateRef(doc, decodeURIComponent(ref.slice(1)))?.value : undefined;
   const outside = new Map<CompiledOperation, string>();
   const roles = new Map<CompiledOperation, { resource: Resource; role: Role }>();
+  // Paths compared without a format suffix: Twilio's `/Accounts.json` and `/Accounts/{Sid}.json`.
   const byPath = new Map<string, CompiledOperation[]>();
-  for (const op of contract.operations) byPath.set(op.pathTemplate, [...(byPath.get(op.pathTemplate) ?? []), op]);
+  for (const op of contract.operations) {
+    const path = withoutFormat(op.pathTemplate);
+    byPath.set(path, [...(byPath.get(path) ?? []), op]);
+  }
+  const real = (path: string | undefined): string | undefined =>
+    path === undefined ? undefined : (byPath.get(path)?.[0]?.pathTemplate ?? path);
 
   // Item paths: every path, or path prefix, that ends in a whole-segment template (`/plants/{id}`
   // of `/plants/{id}/water` too); a collection is the path above an item path.
@@ -129,8 +135,9 @@ function buildModel(contract: Contract): ResourceModel {
   const resources: Resource[] = [];
   for (const collectionPath of [...collections].sort()) {
     const itemPath = [...itemPaths].find((p) => p.slice(0, p.lastIndexOf("/")) === collectionPath);
-    const built = buildResource(contract, resolve, collectionPath, itemPath, byPath, outside);
-    if (built === undefined) continue;
+    const found = buildResource(contract, resolve, collectionPath, itemPath, byPath, outside);
+    if (found === undefined) continue;
+    const built = { ...found, collectionPath: real(collectionPath)!, itemPath: real(itemPath) };
     resources.push(built);
     for (const role of ROLES) {
       const op = built.operations[role];
@@ -138,7 +145,8 @@ function buildModel(contract: Contract): ResourceModel {
     }
   }
   for (const op of contract.operations)
-    if (!roles.has(op) && !outside.has(op)) outside.set(op, whyNoRole(op, collections, itemPaths));
+    if (!roles.has(op) && !outside.has(op))
+      outside.set(op, whyNoRole(op, withoutFormat(op.pathTemplate), collections, itemPaths));
   return {
     resources,
     roleOf: (op) => roles.get(op),
@@ -146,10 +154,17 @@ function buildModel(contract: Contract): ResourceModel {
   };
 }
 
-function whyNoRole(op: CompiledOperation, collections: ReadonlySet<string>, itemPaths: ReadonlySet<string>): string {
-  if (collections.has(op.pathTemplate))
-    return `${op.method.toUpperCase()} on a collection is neither a create nor a list`;
-  if (itemPaths.has(op.pathTemplate))
+/** A path without the format suffix of its last segment (`.json`, `.xml`). */
+const withoutFormat = (path: string): string => path.replace(/\.(json|xml)$/i, "");
+
+function whyNoRole(
+  op: CompiledOperation,
+  path: string,
+  collections: ReadonlySet<string>,
+  itemPaths: ReadonlySet<string>,
+): string {
+  if (collections.has(path)) return `${op.method.toUpperCase()} on a collection is neither a create nor a list`;
+  if (itemPaths.has(path))
     return `${op.method.toUpperCase()} on an item is an action, not a read, replace, patch or delete`;
   return "its path is neither a collection nor an item of one (an action, or a single document)";
 }
@@ -437,12 +452,11 @@ export function producerFor(contract: Contract, op: CompiledOperation): Producer
   const parameter = pathParams[0]!;
   const linked = linkedProducer(contract, op, parameter);
   if (linked !== undefined) return linked;
-  const resource = resourceModel(contract).resources.find(
-    (r) =>
-      r.idParameter === parameter.name &&
-      r.itemPath !== undefined &&
-      (op.pathTemplate === r.itemPath || op.pathTemplate.startsWith(`${r.itemPath}/`)),
-  );
+  const path = withoutFormat(op.pathTemplate);
+  const resource = resourceModel(contract).resources.find((r) => {
+    const item = r.itemPath === undefined ? undefined : withoutFormat(r.itemPath);
+    return r.idParameter === parameter.name && item !== undefined && (path === item || path.startsWith(`${item}/`));
+  });
   const create = resource?.operations.create;
   if (resource?.id === undefined || create === undefined) return undefined;
   const { in: place, at, name } = resource.id;
