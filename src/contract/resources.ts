@@ -284,8 +284,15 @@ function idProperty(
   if (linked !== undefined) return { ...linked, source: "an OpenAPI link", guessed: false };
   for (const { at, schema } of representations(answerTop, resolve, name)) {
     const answer = propertiesOf(schema, resolve);
+    // An id is a scalar: DigitalOcean's `{floating_ip}` names an id, its answer's `floating_ip` an envelope.
+    const scalar = (props: { readonly properties: ReadonlyMap<string, unknown> }, name: string): boolean =>
+      props.properties.has(name) && shapeOfSchema(props.properties.get(name), resolve).kind === "primitive";
     const where = (name: string): "response" | "request" | undefined =>
-      answer.properties.has(name) ? "response" : at === "" && request.required.has(name) ? "request" : undefined;
+      scalar(answer, name)
+        ? "response"
+        : at === "" && request.required.has(name) && scalar(request, name)
+          ? "request"
+          : undefined;
     const found = (name: string, source: string, guessed: boolean): IdProperty | undefined => {
       const place = where(name);
       return place === undefined ? undefined : { name, in: place, at: place === "request" ? "" : at, source, guessed };

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import fc from "fast-check";
-import { producerFor, type CompiledOperation, type Contract, type Producer } from "../contract/index.js";
+import { producerFor, resourceModel, type CompiledOperation, type Contract, type Producer } from "../contract/index.js";
 import type { Expectation, Fixture } from "./fixtures.js";
 import { freshValue, Random } from "./fresh.js";
 import {
@@ -67,7 +67,7 @@ export async function runGenerated(
   deadline: number,
 ): Promise<GeneratedRun> {
   const random = new Random(seed ^ 0x9e3779b97f4a7c15n);
-  const ctx: Ctx = { contract, options, seed, runCase, random, deadline, ...freshMakers(random, options) };
+  const ctx: Ctx = { contract, options, seed, runCase, random, deadline, ...freshMakers(random, options, contract) };
   const results: CaseResult[] = [];
   let stopped = false;
   // Creates first, then reads, updates and deletes: a list or a read then sees resources, as a user's would.
@@ -96,6 +96,7 @@ export async function runGenerated(
 function freshMakers(
   random: Random,
   options: GenerateOptions,
+  contract: Contract,
 ): { generator: GeneratorOptions; probe: GeneratorOptions } {
   const intKinds = ["int64", "int64-big", "int64-negative", "int64-big-negative"] as const;
   let k = 0;
@@ -104,7 +105,9 @@ function freshMakers(
     type === "string"
       ? freshValue("string", random)
       : freshValue(intKinds[k++ % intKinds.length] as (typeof intKinds)[number], random);
-  const names = options.unique ?? ["id"];
+  // By default `id`, and every id a client chooses by the contract's resource model (Gitea's `username`).
+  const chosen = resourceModel(contract).resources.flatMap((r) => (r.id?.in === "request" ? [r.id.name] : []));
+  const names = options.unique ?? [...new Set(["id", ...chosen])];
   // The plainest request's unique values are drawn outside the seed: it is judged strictly (no refusal
   // allowed), so it must never repeat an id of an earlier run with the same seed on the same server.
   const probeRandom = new Random(BigInt(`0x${randomBytes(8).toString("hex")}`));

@@ -60,7 +60,10 @@ export interface GenerateOptions {
    * reaches it, and a run stopped by it says so (exit 2) with what was judged.
    */
   readonly maxTimeMs?: number;
-  /** Properties whose values must be unique on a stateful server; made fresh for each run. */
+  /**
+   * Properties whose values must be unique on a stateful server; made fresh for each run. Default:
+   * `id` and the ids clients choose by the contract's resource model.
+   */
   readonly unique?: readonly string[];
 }
 

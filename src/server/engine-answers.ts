@@ -6,7 +6,7 @@
 import type { CompiledOperation, CompiledResponse, Contract, MediaTypeEntry, Resolve } from "../contract/portable.js";
 import { checkResponse, followRefs, locateRef, propertiesOf } from "../contract/portable.js";
 import { ERROR_ANSWERS, errorAnswer, type ErrorAnswerCode, type WireResponse } from "./error-answers.js";
-import { plainValue, project, writeJson } from "./engine-values.js";
+import { ExactLiteral, plainValue, project, writeJson } from "./engine-values.js";
 
 type Json = Record<string, unknown>;
 
@@ -124,6 +124,9 @@ export function documentedAnswer(
   const candidates: (() => unknown)[] = [];
   if (value !== undefined) candidates.push(() => complete(project(value, schema, ctx.resolve), schema, ctx.resolve));
   const example = exampleOf(ctx, entry);
+  // The example with the stored item over it: the item's id and values, the example's for the rest.
+  if (value !== undefined && example !== undefined)
+    candidates.push(() => project(overlay(example.value, value), schema, ctx.resolve));
   if (example !== undefined) candidates.push(() => example.value);
   // Plain values of the schema, then of each branch of a top oneOf/anyOf: the first branch's value
   // may match a later branch too (one extends another), which a oneOf refuses.
@@ -231,4 +234,14 @@ function errorBody(
   if (open && !properties.has("code")) body.code = kit.code;
   if (open) for (const [k, v] of Object.entries(extra)) if (!properties.has(k)) body[k] = v;
   return complete(body, schema, ctx.resolve);
+}
+
+/** `over` laid on `base`, object by object: what `over` has wins, what only `base` has stays. */
+function overlay(base: unknown, over: unknown): unknown {
+  const isObject = (v: unknown): v is Json =>
+    typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof ExactLiteral);
+  if (!isObject(base) || !isObject(over)) return over;
+  const out: Json = { ...base };
+  for (const [k, v] of Object.entries(over)) out[k] = k in base ? overlay(base[k], v) : v;
+  return out;
 }

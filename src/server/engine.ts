@@ -226,9 +226,14 @@ function answerItemSchema(ctx: Ctx, resource: Resource): unknown {
 function serverId(ctx: Ctx, resource: Resource, n: bigint): unknown {
   const schema = propertiesOf(answerItemSchema(ctx, resource), ctx.answers.resolve).properties.get(resource.id!.name);
   const s = (followRefs(schema, ctx.answers.resolve) ?? {}) as Json;
+  // The path parameter that names an item must take the id too (DigitalOcean's uuid firewall_id).
+  const item = resource.operations.read ?? resource.operations.replace ?? resource.operations.delete;
+  const p = item?.parameters.find((x) => x.in === "path" && x.name === resource.idParameter);
+  const param = (followRefs(p?.schema, ctx.answers.resolve) ?? {}) as Json;
   const type = Array.isArray(s.type) ? s.type.find((t) => t !== "null") : s.type;
   if (type === "integer" || type === "number") return n;
-  if (s.format === "uuid") return `00000000-0000-4000-8000-${n.toString(16).padStart(12, "0")}`;
+  if (s.format === "uuid" || param.format === "uuid")
+    return `00000000-0000-4000-8000-${n.toString(16).padStart(12, "0")}`;
   return n.toString();
 }
 
