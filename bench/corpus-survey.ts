@@ -13,6 +13,7 @@ import { parseArgs } from "node:util";
 import { loadContract, type Contract } from "../src/contract/index.js";
 import { startPrism, type RunningPrism } from "../src/mock/prism.js";
 import { loadBaseline, writeBaseline } from "../src/harness/baseline.js";
+import type { CaseResult } from "../src/harness/results.js";
 import { runConformance } from "../src/harness/run.js";
 import { CORPUS, corpusDocuments, type CorpusDocument } from "../test/corpus.js";
 
@@ -87,28 +88,8 @@ async function surveyOne(doc: CorpusDocument, report: string): Promise<void> {
   const save = (): void => writeFileSync(report, JSON.stringify(row));
   save();
 
-  let contract: Contract | undefined;
-  let t = performance.now();
-  try {
-    contract = await loadContract(doc.file);
-    const m = process.memoryUsage();
-    row.load = {
-      ok: true,
-      ms: Math.round(performance.now() - t),
-      operations: contract.operations.length,
-      rssMiB: mib(m.rss),
-      heapUsedMiB: mib(m.heapUsed),
-    };
-  } catch (e) {
-    const m = process.memoryUsage();
-    row.load = {
-      ok: false,
-      error: message(e),
-      ms: Math.round(performance.now() - t),
-      rssMiB: mib(m.rss),
-      heapUsedMiB: mib(m.heapUsed),
-    };
-  }
+  const { contract, load } = await loadPhase(doc);
+  row.load = load;
   if (contract === undefined) {
     row.lastPhase = "done";
     return save();
@@ -116,15 +97,9 @@ async function surveyOne(doc: CorpusDocument, report: string): Promise<void> {
 
   row.lastPhase = "prism";
   save();
-  let prism: RunningPrism | undefined;
-  t = performance.now();
-  try {
-    const ready = doc.slowPrism === undefined ? {} : { readyTimeoutMs: doc.slowPrism.readyTimeoutMs };
-    prism = await startPrism({ port: 0, spec: doc.file, ...ready });
-    row.prism = { ok: true, ms: Math.round(performance.now() - t) };
-  } catch (e) {
-    row.prism = { ok: false, error: message(e), ms: Math.round(performance.now() - t) };
-  }
+  const started = await prismPhase(doc);
+  row.prism = started.prism;
+  const prism = started.running;
   if (prism === undefined) {
     row.lastPhase = "done";
     return save();
@@ -132,7 +107,63 @@ async function surveyOne(doc: CorpusDocument, report: string): Promise<void> {
 
   row.lastPhase = "run";
   save();
-  t = performance.now();
+  try {
+    row.run = await runPhase(doc, prism, contract);
+  } finally {
+    await prism.stop();
+  }
+  row.lastPhase = "done";
+  save();
+}
+
+/** Loads the document, timed, with the memory it took. */
+async function loadPhase(doc: CorpusDocument): Promise<{ contract: Contract | undefined; load: SurveyRow["load"] }> {
+  const t = performance.now();
+  try {
+    const contract = await loadContract(doc.file);
+    const m = process.memoryUsage();
+    return {
+      contract,
+      load: {
+        ok: true,
+        ms: Math.round(performance.now() - t),
+        operations: contract.operations.length,
+        rssMiB: mib(m.rss),
+        heapUsedMiB: mib(m.heapUsed),
+      },
+    };
+  } catch (e) {
+    const m = process.memoryUsage();
+    return {
+      contract: undefined,
+      load: {
+        ok: false,
+        error: message(e),
+        ms: Math.round(performance.now() - t),
+        rssMiB: mib(m.rss),
+        heapUsedMiB: mib(m.heapUsed),
+      },
+    };
+  }
+}
+
+/** Starts a Prism mock of the document, timed. */
+async function prismPhase(
+  doc: CorpusDocument,
+): Promise<{ running: RunningPrism | undefined; prism: SurveyRow["prism"] }> {
+  const t = performance.now();
+  try {
+    const ready = doc.slowPrism === undefined ? {} : { readyTimeoutMs: doc.slowPrism.readyTimeoutMs };
+    const running = await startPrism({ port: 0, spec: doc.file, ...ready });
+    return { running, prism: { ok: true, ms: Math.round(performance.now() - t) } };
+  } catch (e) {
+    return { running: undefined, prism: { ok: false, error: message(e), ms: Math.round(performance.now() - t) } };
+  }
+}
+
+/** Runs generated cases against the mock, timed: counts, coverage, and the cases that failed or could not be judged. */
+async function runPhase(doc: CorpusDocument, prism: RunningPrism, contract: Contract): Promise<SurveyRow["run"]> {
+  const t = performance.now();
   try {
     const { summary, results } = await runConformance({
       target: prism.url,
@@ -148,21 +179,8 @@ async function surveyOne(doc: CorpusDocument, report: string): Promise<void> {
       seed: 5n,
       ...(values.baseline === undefined ? {} : { baseline: loadBaseline(values.baseline) }),
     });
-    // The findings the baseline did not know, one entry per case and check, for a reader to judge.
-    if (values["write-baselines"] !== undefined) {
-      const deviations = results.flatMap((r) => {
-        const byCheck = new Map<string, { fixture: string; check: string; reason: string }>();
-        for (const f of r.steps.flatMap((st) => st.findings))
-          if (f.counts) byCheck.set(f.check, { fixture: r.fixture, check: f.check, reason: f.message });
-        return [...byCheck.values()];
-      });
-      mkdirSync(values["write-baselines"], { recursive: true });
-      writeBaseline(join(values["write-baselines"], `${doc.name}.json`), {
-        description: `${doc.name} against a Prism mock of itself: what --baseline ${values.baseline ?? "(none)"} does not know`,
-        deviations,
-      });
-    }
-    row.run = {
+    if (values["write-baselines"] !== undefined) writeSurveyBaseline(doc, results, values["write-baselines"]);
+    return {
       ok: true,
       ms: Math.round(performance.now() - t),
       exitCode: summary.exitCode,
@@ -176,30 +194,46 @@ async function surveyOne(doc: CorpusDocument, report: string): Promise<void> {
         operation: `${n.method} ${n.path}`,
         reason: n.reason,
       })),
-      bad: results
-        .filter((r) => r.outcome === "fail" || r.outcome === "error")
-        .map((r) => {
-          const findings = r.steps.flatMap((s) => s.findings).filter((f) => f.severity === "failure");
-          return {
-            fixture: r.fixture,
-            outcome: r.outcome,
-            checks: [...new Set(findings.map((f) => f.check))],
-            message: clip(
-              r.error ?? findings[0]?.message ?? r.steps.find((s) => s.transportFailure)?.transportFailure ?? "",
-            ),
-          };
-        }),
+      bad: badCases(results),
       maxTimeStopped: results
         .filter((r) => r.description.includes("--max-time") || (r.error ?? "").includes("--max-time"))
         .map((r) => r.fixture),
     };
   } catch (e) {
-    row.run = { ok: false, error: message(e), ms: Math.round(performance.now() - t) };
-  } finally {
-    await prism.stop();
+    return { ok: false, error: message(e), ms: Math.round(performance.now() - t) };
   }
-  row.lastPhase = "done";
-  save();
+}
+
+/** The findings the baseline did not know, one entry per case and check, for a reader to judge. */
+function writeSurveyBaseline(doc: CorpusDocument, results: readonly CaseResult[], dir: string): void {
+  const deviations = results.flatMap((r) => {
+    const byCheck = new Map<string, { fixture: string; check: string; reason: string }>();
+    for (const f of r.steps.flatMap((st) => st.findings))
+      if (f.counts) byCheck.set(f.check, { fixture: r.fixture, check: f.check, reason: f.message });
+    return [...byCheck.values()];
+  });
+  mkdirSync(dir, { recursive: true });
+  writeBaseline(join(dir, `${doc.name}.json`), {
+    description: `${doc.name} against a Prism mock of itself: what --baseline ${values.baseline ?? "(none)"} does not know`,
+    deviations,
+  });
+}
+
+/** The cases that failed or could not be judged: their checks and first message. */
+function badCases(results: readonly CaseResult[]): BadCase[] {
+  return results
+    .filter((r) => r.outcome === "fail" || r.outcome === "error")
+    .map((r) => {
+      const findings = r.steps.flatMap((s) => s.findings).filter((f) => f.severity === "failure");
+      return {
+        fixture: r.fixture,
+        outcome: r.outcome,
+        checks: [...new Set(findings.map((f) => f.check))],
+        message: clip(
+          r.error ?? findings[0]?.message ?? r.steps.find((s) => s.transportFailure)?.transportFailure ?? "",
+        ),
+      };
+    });
 }
 
 // ---------- the parent: every document, one child each ----------

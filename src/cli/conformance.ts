@@ -20,8 +20,12 @@ import {
   writeErrorReports,
   writeReports,
   writeSavedFixture,
+  type CaseResult,
+  type Redactor,
   type ReportFile,
   type RunOptions,
+  type RunSummary,
+  type SigningKey,
 } from "../harness/index.js";
 import { loadContract, type Contract } from "../contract/index.js";
 import { KitError } from "../errors.js";
@@ -35,7 +39,7 @@ import {
   removeStaleCertificate,
   type CertificateInputs,
 } from "./certificate.js";
-import { helpText, type CommandFlags } from "./flags.js";
+import { helpText, type CommandFlags, type FlagValues } from "./flags.js";
 import type { Io } from "./io.js";
 
 /** What `--generate` alone means, and what a run of another spec without fixtures generates. */
@@ -319,27 +323,13 @@ export async function conformance(argv: string[], io: Io): Promise<number> {
   const fromEnv = Object.entries(io.env).filter(
     (e): e is [string, string] => e[0].startsWith("PLANTSTORE_CREDENTIAL_") && typeof e[1] === "string" && e[1] !== "",
   );
-  const reports = (values.report ?? []).map((r) => parseReportFlag(r, ["json", "junit", "markdown", "html"] as const));
-  const saveDir = values["save-failures"];
-  const baselineFile = values["write-baseline"];
-  // A shipped baseline's name (prism-mock) or a file.
-  const baselinePath = values.baseline === undefined ? undefined : shippedOrFile(values.baseline);
-  const certificateFile = values.certificate === undefined ? undefined : resolve(values.certificate);
-  if (certificateFile === undefined && values["signing-key"] !== undefined)
-    throw new KitError("PS_USAGE", "--signing-key signs a certificate: give --certificate FILE too");
-  // Output paths are checked before the run, so a typo cannot cost a whole run's results.
-  checkWritable([
-    ...reports.map((r) => r.file),
-    ...(baselineFile === undefined ? [] : [resolve(baselineFile)]),
-    ...(certificateFile === undefined ? [] : [certificateFile]),
-    ...(saveDir === undefined ? [] : [join(resolve(saveDir), "fixture.json")]),
-  ]);
+  const files = runFiles(values);
+  const { reports, certificateFile, baselinePath } = files;
   // The signing key is read before the run too; it is a secret, masked like the credentials.
   const signingKey = certificateFile === undefined ? undefined : certificateKey(values["signing-key"], io.env);
   if (values.seed !== undefined && !/^\d+$/.test(values.seed)) {
     throw new KitError("PS_USAGE", `--seed must be a non-negative integer, got ${JSON.stringify(values.seed)}`);
   }
-  const unique = values.unique;
   const spec = values.spec === undefined ? DEFAULT_SPEC : resolve(values.spec);
   // The kit's fixtures are the Plant Store's: with another spec and no fixtures of its own, a run
   // generates cases for every operation instead (a run of the kit's fixtures there could only fail).
@@ -349,47 +339,6 @@ export async function conformance(argv: string[], io: Io): Promise<number> {
   const contract =
     fromEnv.length === 0 && certificateFile === undefined ? undefined : await loadContract(spec).catch(() => undefined);
   const credentials = { ...(contract === undefined ? {} : envCredentials(contract, fromEnv)), ...flagged };
-  // Built inside the run's try below: a bad flag value still gets its error written into the reports.
-  const options = (): RunOptions => {
-    const generateCount = values.generate ?? (foreign ? GENERATE_COUNT : undefined);
-    if (foreign && !values["no-fixtures"])
-      io.out(
-        `${shortPath(spec)} is not the kit's spec and no --fixtures were given: running generated cases for every ` +
-          `operation (--generate ${generateCount}) and no fixture`,
-      );
-    return {
-      target,
-      token,
-      credentials,
-      contract,
-      spec,
-      fixtures: values.fixtures === undefined ? DEFAULT_FIXTURES : resolve(values.fixtures),
-      only: values.only ?? [],
-      skip: values.skip ?? [],
-      seed: values.seed === undefined ? undefined : BigInt(values.seed),
-      generate:
-        generateCount === undefined
-          ? undefined
-          : {
-              count: generateCount,
-              maxTimeMs: values["max-time"],
-              unique,
-            },
-      noFixtures: values["no-fixtures"] || foreign,
-      levels: values.level ?? [],
-      strict: values.strict,
-      evidence: evidenceFlag(values.evidence),
-      minCoverage: values["min-coverage"],
-      baseline: baselinePath === undefined ? undefined : loadBaseline(baselinePath),
-      // Floors and caps keep a run meaningful and its memory bounded (concurrency x read cap).
-      timeoutMs: values.timeout,
-      concurrency: values.concurrency,
-      maxResponseBytes: values["max-response-bytes"],
-      caFile: values["ca-file"],
-      insecure: values.insecure,
-      mask: fromEnv.map((e) => e[1]),
-    };
-  };
 
   // The run masks its evidence where it is made; lines are printed as they are, so a short token
   // cannot mask fixture ids, check ids, paths or variable names (see src/harness/redact.ts).
@@ -405,7 +354,12 @@ export async function conformance(argv: string[], io: Io): Promise<number> {
   let runOptions: RunOptions;
   let stated: CertificateInputs | undefined;
   try {
-    runOptions = options();
+    // Built inside the run's try: a bad flag value still gets its error written into the reports.
+    runOptions = runOptionsOf(
+      values,
+      { target, token, credentials, contract, spec, foreign, baselinePath, fromEnv },
+      io,
+    );
     // The inputs a certificate states are read as the run starts (a failure there is a run that could not start).
     if (certificateFile !== undefined && contract !== undefined)
       stated = certificateInputs(contract, runOptions, baselinePath);
@@ -419,30 +373,146 @@ export async function conformance(argv: string[], io: Io): Promise<number> {
   const { summary, results } = run;
   writeReports(reports, summary, results);
   if (certificateFile !== undefined) {
-    const certificate = buildCertificate({
-      summary,
-      ...(stated ?? certificateInputs(await loadContract(spec), runOptions, baselinePath)),
-      only: runOptions.only,
-      skip: runOptions.skip,
-      generate: runOptions.generate?.count,
-      key: signingKey,
-      redact,
-    });
-    writeCertificate(certificateFile, certificate);
-    const { alg, keyId } = certificate.signature;
-    out(`certificate written to ${values.certificate} (${alg}${keyId === undefined ? "" : `, key id ${keyId}`})`);
+    const inputs = stated ?? certificateInputs(await loadContract(spec), runOptions, baselinePath);
+    writeRunCertificate(certificateFile, values.certificate, summary, inputs, runOptions, signingKey, redact, out);
   }
-  if (saveDir !== undefined) {
+  writeFailuresAndBaseline(files, summary, results, values.unique, out);
+  return summary.exitCode;
+}
+
+type ConformanceValues = FlagValues<typeof CONFORMANCE.flags>;
+
+/** The files a run reads and writes besides the spec and the fixtures. */
+interface RunFiles {
+  readonly reports: ReportFile[];
+  /** --save-failures */
+  readonly saveDir: string | undefined;
+  /** --write-baseline */
+  readonly baselineFile: string | undefined;
+  /** --baseline, a shipped one's file or the file given */
+  readonly baselinePath: string | undefined;
+  readonly certificateFile: string | undefined;
+}
+
+/** The files the flags name, read and checked in the order the run needs them. */
+function runFiles(values: ConformanceValues): RunFiles {
+  const reports = (values.report ?? []).map((r) => parseReportFlag(r, ["json", "junit", "markdown", "html"] as const));
+  const saveDir = values["save-failures"];
+  const baselineFile = values["write-baseline"];
+  // A shipped baseline's name (prism-mock) or a file.
+  const baselinePath = values.baseline === undefined ? undefined : shippedOrFile(values.baseline);
+  const certificateFile = values.certificate === undefined ? undefined : resolve(values.certificate);
+  if (certificateFile === undefined && values["signing-key"] !== undefined)
+    throw new KitError("PS_USAGE", "--signing-key signs a certificate: give --certificate FILE too");
+  // Output paths are checked before the run, so a typo cannot cost a whole run's results.
+  checkWritable([
+    ...reports.map((r) => r.file),
+    ...(baselineFile === undefined ? [] : [resolve(baselineFile)]),
+    ...(certificateFile === undefined ? [] : [certificateFile]),
+    ...(saveDir === undefined ? [] : [join(resolve(saveDir), "fixture.json")]),
+  ]);
+  return { reports, saveDir, baselineFile, baselinePath, certificateFile };
+}
+
+/** The run's options from the flags (integers read here, inside the run's try); says when a foreign spec gets generated cases. */
+function runOptionsOf(
+  values: ConformanceValues,
+  read: {
+    readonly target: string;
+    readonly token: string | undefined;
+    readonly credentials: Record<string, string>;
+    readonly contract: Contract | undefined;
+    readonly spec: string;
+    readonly foreign: boolean;
+    readonly baselinePath: string | undefined;
+    readonly fromEnv: readonly [string, string][];
+  },
+  io: Io,
+): RunOptions {
+  const { target, token, credentials, contract, spec, foreign, baselinePath, fromEnv } = read;
+  const generateCount = values.generate ?? (foreign ? GENERATE_COUNT : undefined);
+  if (foreign && !values["no-fixtures"])
+    io.out(
+      `${shortPath(spec)} is not the kit's spec and no --fixtures were given: running generated cases for every ` +
+        `operation (--generate ${generateCount}) and no fixture`,
+    );
+  return {
+    target,
+    token,
+    credentials,
+    contract,
+    spec,
+    fixtures: values.fixtures === undefined ? DEFAULT_FIXTURES : resolve(values.fixtures),
+    only: values.only ?? [],
+    skip: values.skip ?? [],
+    seed: values.seed === undefined ? undefined : BigInt(values.seed),
+    generate:
+      generateCount === undefined
+        ? undefined
+        : {
+            count: generateCount,
+            maxTimeMs: values["max-time"],
+            unique: values.unique,
+          },
+    noFixtures: values["no-fixtures"] || foreign,
+    levels: values.level ?? [],
+    strict: values.strict,
+    evidence: evidenceFlag(values.evidence),
+    minCoverage: values["min-coverage"],
+    baseline: baselinePath === undefined ? undefined : loadBaseline(baselinePath),
+    // Floors and caps keep a run meaningful and its memory bounded (concurrency x read cap).
+    timeoutMs: values.timeout,
+    concurrency: values.concurrency,
+    maxResponseBytes: values["max-response-bytes"],
+    caFile: values["ca-file"],
+    insecure: values.insecure,
+    mask: fromEnv.map((e) => e[1]),
+  };
+}
+
+/** Builds the run's certificate from the inputs it states, signs it (with the key, if any) and writes it. */
+function writeRunCertificate(
+  file: string,
+  shown: string | undefined,
+  summary: RunSummary,
+  inputs: CertificateInputs,
+  runOptions: RunOptions,
+  key: SigningKey | undefined,
+  redact: Redactor,
+  out: (line: string) => void,
+): void {
+  const certificate = buildCertificate({
+    summary,
+    ...inputs,
+    only: runOptions.only,
+    skip: runOptions.skip,
+    generate: runOptions.generate?.count,
+    key,
+    redact,
+  });
+  writeCertificate(file, certificate);
+  const { alg, keyId } = certificate.signature;
+  out(`certificate written to ${shown} (${alg}${keyId === undefined ? "" : `, key id ${keyId}`})`);
+}
+
+/** --save-failures and --write-baseline, after the run. */
+function writeFailuresAndBaseline(
+  files: RunFiles,
+  summary: RunSummary,
+  results: readonly CaseResult[],
+  unique: readonly string[],
+  out: (line: string) => void,
+): void {
+  if (files.saveDir !== undefined) {
     for (const fixture of savedFixtures(results, summary.seed, unique)) {
-      out(`saved ${writeSavedFixture(saveDir, fixture)}`);
+      out(`saved ${writeSavedFixture(files.saveDir, fixture)}`);
     }
   }
-  if (baselineFile !== undefined) {
+  if (files.baselineFile !== undefined) {
     const baseline = baselineFromResults(results, summary.target);
-    writeBaseline(baselineFile, baseline);
-    out(`baseline with ${baseline.deviations.length} deviations written to ${baselineFile}`);
+    writeBaseline(files.baselineFile, baseline);
+    out(`baseline with ${baseline.deviations.length} deviations written to ${files.baselineFile}`);
   }
-  return summary.exitCode;
 }
 
 /** `--credential NAME=VALUE` flags, each NAME once. */

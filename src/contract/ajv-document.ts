@@ -98,150 +98,222 @@ function stripExamples(node: Json): void {
  */
 export function prepareAjvDocuments(document: Json, dialect: SchemaDialect): AjvDocuments {
   const copy = structuredClone(document);
-  const notes: ContractNote[] = [];
-  const seenNotes = new Set<string>();
-  const note = (pointer: string, message: string): void => {
-    const key = `${pointer}\u0000${message}`;
-    if (seenNotes.has(key)) return;
-    seenNotes.add(key);
-    notes.push({ pointer, message });
+  const walk: Walk = {
+    document,
+    notes: [],
+    seenNotes: new Set(),
+    moves: new Map(),
+    refHolders: [],
+    required: [],
+    visited: new WeakSet(),
+    walked: new WeakSet(),
   };
-  // Where nullable moved keywords: the document's pointer of a keyword, and the copy's.
-  const moves = new Map<string, string>();
-  const refHolders: Json[] = [];
-  const required: { pointer: string; readOnly: string[]; writeOnly: string[] }[] = [];
-  // Schemas walked, and the other objects of the document walked (a schema kept outside schema places
-  // is walked as an object first, then as a schema when a $ref names it).
-  const visited = new WeakSet<object>();
-  const walked = new WeakSet<object>();
+  walkDocument(walk, copy, "");
+  const toCopy = (pointer: string): string => mapPrefix(walk.moves, pointer);
+  walkRefTargets(walk, copy, toCopy);
 
-  const walkSchema = (s: Json, at: string, origin: string, composedBy: readonly Json[]): void => {
-    if (visited.has(s)) return;
-    visited.add(s);
-    // The schema as written (for what `required` names and allOf composes), looked up only when needed.
-    const needsOriginal = Array.isArray(s.required) || Array.isArray(s.allOf);
-    const original = needsOriginal ? resolvePointer(document, origin) : undefined;
-    if (typeof s.$ref === "string") refHolders.push(s);
-    stripExamples(s);
-    // With a discriminator the property names the branch (OAS 3.0.3 section 4.7.25), so a value that
-    // also fits another branch is no violation: oneOf's exclusivity is read as anyOf, never blaming a
-    // server for a body the discriminator makes unambiguous.
-    const renamedOneOf = s.discriminator !== undefined && Array.isArray(s.oneOf) && s.anyOf === undefined;
-    if (renamedOneOf) {
-      s.anyOf = s.oneOf;
-      delete s.oneOf;
-      moves.set(`${origin}/oneOf`, `${at}/anyOf`);
+  const back = new Map([...walk.moves].map(([from, to]) => [to, from]));
+  const toDocument = (pointer: string): string => mapPrefix(back, pointer);
+  if (walk.moves.size > 0) retargetRefs(walk.refHolders, toCopy);
+
+  const { request, response } = directionCopies(copy, walk.required);
+  return { request, response, notes: walk.notes, toCopy, toDocument };
+}
+
+/** A `required` list that names readOnly or writeOnly properties, at the copy's pointer of its schema. */
+interface FlaggedRequired {
+  readonly pointer: string;
+  readonly readOnly: string[];
+  readonly writeOnly: string[];
+}
+
+/** What one preparation keeps while it walks the copy. */
+interface Walk {
+  /** The document as written (what `required` names and allOf composes are looked up in). */
+  readonly document: Json;
+  readonly notes: ContractNote[];
+  readonly seenNotes: Set<string>;
+  /** Where nullable moved keywords: the document's pointer of a keyword, and the copy's. */
+  readonly moves: Map<string, string>;
+  readonly refHolders: Json[];
+  readonly required: FlaggedRequired[];
+  /**
+   * Schemas walked, and the other objects of the document walked (a schema kept outside schema places
+   * is walked as an object first, then as a schema when a $ref names it).
+   */
+  readonly visited: WeakSet<object>;
+  readonly walked: WeakSet<object>;
+}
+
+/** Records a note, once for each pointer and message. */
+function note(walk: Walk, pointer: string, message: string): void {
+  const key = `${pointer}\u0000${message}`;
+  if (walk.seenNotes.has(key)) return;
+  walk.seenNotes.add(key);
+  walk.notes.push({ pointer, message });
+}
+
+/** Rewrites one schema of the copy (see prepareAjvDocuments), then walks its subschemas. */
+function walkSchema(walk: Walk, s: Json, at: string, origin: string, composedBy: readonly Json[]): void {
+  if (walk.visited.has(s)) return;
+  walk.visited.add(s);
+  // The schema as written (for what `required` names and allOf composes), looked up only when needed.
+  const needsOriginal = Array.isArray(s.required) || Array.isArray(s.allOf);
+  const original = needsOriginal ? resolvePointer(walk.document, origin) : undefined;
+  if (typeof s.$ref === "string") walk.refHolders.push(s);
+  stripExamples(s);
+  const renamedOneOf = oneOfAsAnyOf(walk, s, at, origin);
+  emptyEnumAsNot(walk, s, origin);
+  lenientPatterns(walk, s, origin);
+  if (Array.isArray(s.required) && typeof original === "object" && original !== null)
+    recordFlaggedRequired(walk, s, at, original as Json, composedBy);
+  const moved = moveNullRefusing(walk, s, at, origin);
+  const children = subschemas(s).filter(([path]) => moved === undefined || !/^\/(if|then|else)$/.test(path));
+  // Composition is looked up in the document as written (the copy's keywords may have moved).
+  const self = (typeof original === "object" && original !== null ? original : {}) as Json;
+  for (const [path, child] of children) {
+    const written = renamedOneOf && path.startsWith("/anyOf/") ? `/oneOf/${path.slice(7)}` : path;
+    walkSchema(walk, child, at + path, origin + written, composed(self, written, composedBy));
+  }
+  if (moved !== undefined) {
+    for (const [path, child] of subschemas(moved))
+      walkSchema(walk, child, `${at}/else${path}`, origin + path, composed(self, path, composedBy));
+  }
+}
+
+/**
+ * With a discriminator the property names the branch (OAS 3.0.3 section 4.7.25), so a value that
+ * also fits another branch is no violation: oneOf's exclusivity is read as anyOf, never blaming a
+ * server for a body the discriminator makes unambiguous. Whether oneOf was renamed.
+ */
+function oneOfAsAnyOf(walk: Walk, s: Json, at: string, origin: string): boolean {
+  const renamedOneOf = s.discriminator !== undefined && Array.isArray(s.oneOf) && s.anyOf === undefined;
+  if (renamedOneOf) {
+    s.anyOf = s.oneOf;
+    delete s.oneOf;
+    walk.moves.set(`${origin}/oneOf`, `${at}/anyOf`);
+  }
+  return renamedOneOf;
+}
+
+/** `enum: []` matches nothing. */
+function emptyEnumAsNot(walk: Walk, s: Json, origin: string): void {
+  if (Array.isArray(s.enum) && s.enum.length === 0) {
+    delete s.enum;
+    // `not: {}` refuses every value; beside an existing `not`, the same as one more allOf member.
+    if (s.not === undefined) s.not = {};
+    else s.allOf = [...(Array.isArray(s.allOf) ? s.allOf : []), { not: {} }];
+    note(walk, `${origin}/enum`, "enum is empty: no value matches");
+  }
+}
+
+/** A `pattern` or `patternProperties` name valid only without the u flag is noted; one invalid either way is left out. */
+function lenientPatterns(walk: Walk, s: Json, origin: string): void {
+  if (typeof s.pattern === "string") {
+    const verdict = regExpVerdict(s.pattern);
+    if (verdict === "without-u") note(walk, `${origin}/pattern`, WITHOUT_U);
+    if (verdict === "invalid") {
+      delete s.pattern;
+      note(walk, `${origin}/pattern`, "pattern is not a valid ECMA-262 regular expression: its check is left out");
     }
-    if (Array.isArray(s.enum) && s.enum.length === 0) {
-      delete s.enum;
-      // `not: {}` refuses every value; beside an existing `not`, the same as one more allOf member.
-      if (s.not === undefined) s.not = {};
-      else s.allOf = [...(Array.isArray(s.allOf) ? s.allOf : []), { not: {} }];
-      note(`${origin}/enum`, "enum is empty: no value matches");
-    }
-    if (typeof s.pattern === "string") {
-      const verdict = regExpVerdict(s.pattern);
-      if (verdict === "without-u") note(`${origin}/pattern`, WITHOUT_U);
+  }
+  if (typeof s.patternProperties === "object" && s.patternProperties !== null) {
+    const map = s.patternProperties as Json;
+    for (const name of Object.keys(map)) {
+      const verdict = regExpVerdict(name);
+      const where = `${origin}/patternProperties/${escapePointer(name)}`;
+      if (verdict === "without-u") note(walk, where, WITHOUT_U);
       if (verdict === "invalid") {
-        delete s.pattern;
-        note(`${origin}/pattern`, "pattern is not a valid ECMA-262 regular expression: its check is left out");
+        delete map[name];
+        note(walk, where, "the name is not a valid ECMA-262 regular expression: this property schema is left out");
       }
     }
-    if (typeof s.patternProperties === "object" && s.patternProperties !== null) {
-      const map = s.patternProperties as Json;
-      for (const name of Object.keys(map)) {
-        const verdict = regExpVerdict(name);
-        const where = `${origin}/patternProperties/${escapePointer(name)}`;
-        if (verdict === "without-u") note(where, WITHOUT_U);
-        if (verdict === "invalid") {
-          delete map[name];
-          note(where, "the name is not a valid ECMA-262 regular expression: this property schema is left out");
-        }
-      }
-    }
-    if (Array.isArray(s.required) && typeof original === "object" && original !== null) {
-      const flagged = (flag: string): string[] =>
-        (s.required as unknown[]).filter(
-          (name): name is string =>
-            typeof name === "string" &&
-            isFlagged(document, propertyOf(document, original as Json, name, composedBy), flag),
-        );
-      const readOnly = flagged("readOnly");
-      const writeOnly = flagged("writeOnly");
-      if (readOnly.length > 0 || writeOnly.length > 0) required.push({ pointer: at, readOnly, writeOnly });
-    }
-    let moved: Json | undefined;
-    // 3.1 has no nullable, yet documents written for 3.0 keep it, and Ajv reads it in both dialects:
-    // the same reading there, so a 3.1 document is never refused (or a server blamed) for it.
-    if (s.nullable !== undefined) {
-      const nullable = s.nullable === true;
-      if (s.type === undefined) delete s.nullable;
-      const refusing = NULL_REFUSING.filter((k) => s[k] !== undefined);
-      if (nullable && refusing.length > 0) {
-        moved = {};
-        for (const k of refusing) {
-          moved[k] = s[k];
-          delete s[k];
-          moves.set(`${origin}/${k}`, `${at}/else/${k}`);
-        }
-        Object.assign(s, { if: { type: "null" }, then: true, else: moved });
-        if (typeof moved.$ref === "string") refHolders.push(moved);
-      }
-    }
-    const children = subschemas(s).filter(([path]) => moved === undefined || !/^\/(if|then|else)$/.test(path));
-    // Composition is looked up in the document as written (the copy's keywords may have moved).
-    const self = (typeof original === "object" && original !== null ? original : {}) as Json;
-    for (const [path, child] of children) {
-      const written = renamedOneOf && path.startsWith("/anyOf/") ? `/oneOf/${path.slice(7)}` : path;
-      walkSchema(child, at + path, origin + written, composed(self, written, composedBy));
-    }
-    if (moved !== undefined) {
-      for (const [path, child] of subschemas(moved))
-        walkSchema(child, `${at}/else${path}`, origin + path, composed(self, path, composedBy));
-    }
-  };
+  }
+}
 
-  // The document outside schemas: every `schema` field and components/schemas start a schema walk.
-  const walkDocument = (node: unknown, at: string): void => {
-    if (typeof node !== "object" || node === null || walked.has(node)) return;
-    walked.add(node);
-    stripExamples(node as Json);
-    for (const [key, value] of Object.entries(node)) {
-      if (typeof value !== "object" || value === null) continue;
-      const here = `${at}/${escapePointer(key)}`;
-      if (key === "schema" && !Array.isArray(value)) walkSchema(value as Json, here, here, []);
-      else if (at === "/components" && key === "schemas") {
-        for (const [name, schema] of Object.entries(value)) {
-          const p = `${here}/${escapePointer(name)}`;
-          if (typeof schema === "object" && schema !== null) walkSchema(schema as Json, p, p, []);
-        }
-      } else walkDocument(value, here);
+/** Records the readOnly and writeOnly properties a schema's `required` names, for the direction copies. */
+function recordFlaggedRequired(walk: Walk, s: Json, at: string, original: Json, composedBy: readonly Json[]): void {
+  const flagged = (flag: string): string[] =>
+    (s.required as unknown[]).filter(
+      (name): name is string =>
+        typeof name === "string" &&
+        isFlagged(walk.document, propertyOf(walk.document, original, name, composedBy), flag),
+    );
+  const readOnly = flagged("readOnly");
+  const writeOnly = flagged("writeOnly");
+  if (readOnly.length > 0 || writeOnly.length > 0) walk.required.push({ pointer: at, readOnly, writeOnly });
+}
+
+/**
+ * OpenAPI 3.0 `nullable` (see prepareAjvDocuments): dropped without `type`; when true, the keywords
+ * that can refuse null move under `else` of `if: {type: "null"}`. The moved keywords, if any.
+ */
+function moveNullRefusing(walk: Walk, s: Json, at: string, origin: string): Json | undefined {
+  let moved: Json | undefined;
+  // 3.1 has no nullable, yet documents written for 3.0 keep it, and Ajv reads it in both dialects:
+  // the same reading there, so a 3.1 document is never refused (or a server blamed) for it.
+  if (s.nullable !== undefined) {
+    const nullable = s.nullable === true;
+    if (s.type === undefined) delete s.nullable;
+    const refusing = NULL_REFUSING.filter((k) => s[k] !== undefined);
+    if (nullable && refusing.length > 0) {
+      moved = {};
+      for (const k of refusing) {
+        moved[k] = s[k];
+        delete s[k];
+        walk.moves.set(`${origin}/${k}`, `${at}/else/${k}`);
+      }
+      Object.assign(s, { if: { type: "null" }, then: true, else: moved });
+      if (typeof moved.$ref === "string") walk.refHolders.push(moved);
     }
-  };
-  walkDocument(copy, "");
-  const toCopy = (pointer: string): string => mapPrefix(moves, pointer);
-  // A $ref may name a schema kept outside schema places (under an x- field, say): it is one all the same.
-  for (let i = 0; i < refHolders.length; i++) {
-    const ref = refHolders[i]!.$ref;
+  }
+  return moved;
+}
+
+/** The document outside schemas: every `schema` field and components/schemas start a schema walk. */
+function walkDocument(walk: Walk, node: unknown, at: string): void {
+  if (typeof node !== "object" || node === null || walk.walked.has(node)) return;
+  walk.walked.add(node);
+  stripExamples(node as Json);
+  for (const [key, value] of Object.entries(node)) {
+    if (typeof value !== "object" || value === null) continue;
+    const here = `${at}/${escapePointer(key)}`;
+    if (key === "schema" && !Array.isArray(value)) walkSchema(walk, value as Json, here, here, []);
+    else if (at === "/components" && key === "schemas") {
+      for (const [name, schema] of Object.entries(value)) {
+        const p = `${here}/${escapePointer(name)}`;
+        if (typeof schema === "object" && schema !== null) walkSchema(walk, schema as Json, p, p, []);
+      }
+    } else walkDocument(walk, value, here);
+  }
+}
+
+/** A $ref may name a schema kept outside schema places (under an x- field, say): it is one all the same. */
+function walkRefTargets(walk: Walk, copy: Json, toCopy: (pointer: string) => string): void {
+  // The list grows as the walks below meet more $refs: each is taken in turn.
+  for (let i = 0; i < walk.refHolders.length; i++) {
+    const ref = walk.refHolders[i]!.$ref;
     if (typeof ref !== "string" || !ref.startsWith("#/")) continue;
     const target = safeDecode(ref.slice(1));
     const node = resolvePointer(copy, toCopy(target));
-    if (typeof node === "object" && node !== null && !Array.isArray(node) && !visited.has(node))
-      walkSchema(node as Json, toCopy(target), target, []);
+    if (typeof node === "object" && node !== null && !Array.isArray(node) && !walk.visited.has(node))
+      walkSchema(walk, node as Json, toCopy(target), target, []);
   }
+}
 
-  const back = new Map([...moves].map(([from, to]) => [to, from]));
-  const toDocument = (pointer: string): string => mapPrefix(back, pointer);
-  if (moves.size > 0) {
-    for (const holder of refHolders) {
-      const ref = holder.$ref;
-      if (typeof ref !== "string" || !ref.startsWith("#/")) continue;
-      const target = safeDecode(ref.slice(1));
-      const mapped = toCopy(target);
-      if (mapped !== target) holder.$ref = `#${encodeURI(mapped).replace(/#/g, "%23")}`;
-    }
+/** Points every $ref whose target moved at the target's place in the copy. */
+function retargetRefs(refHolders: readonly Json[], toCopy: (pointer: string) => string): void {
+  for (const holder of refHolders) {
+    const ref = holder.$ref;
+    if (typeof ref !== "string" || !ref.startsWith("#/")) continue;
+    const target = safeDecode(ref.slice(1));
+    const mapped = toCopy(target);
+    if (mapped !== target) holder.$ref = `#${encodeURI(mapped).replace(/#/g, "%23")}`;
   }
+}
 
+/** The request and response copies: readOnly properties not required in the one, writeOnly in the other. */
+function directionCopies(copy: Json, required: readonly FlaggedRequired[]): { request: Json; response: Json } {
   const anyRead = required.some((r) => r.readOnly.length > 0);
   const anyWrite = required.some((r) => r.writeOnly.length > 0);
   // One copy more only when a direction needs its own; the other takes the copy made above.
@@ -251,7 +323,7 @@ export function prepareAjvDocuments(document: Json, dialect: SchemaDialect): Ajv
     if (r.readOnly.length > 0) dropRequired(resolvePointer(request, r.pointer), r.readOnly);
     if (r.writeOnly.length > 0) dropRequired(resolvePointer(response, r.pointer), r.writeOnly);
   }
-  return { request, response, notes, toCopy, toDocument };
+  return { request, response };
 }
 
 const WITHOUT_U =

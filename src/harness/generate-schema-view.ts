@@ -73,6 +73,9 @@ export function typesOf(s: Schema): string[] | undefined {
   return s.nullable === true && !declared.includes("null") ? [...declared, "null"] : declared;
 }
 
+/** The first type other than null a schema declares; undefined when it declares none. */
+export const typeOf = (s: Schema): string | undefined => typesOf(s)?.find((t) => t !== "null");
+
 function intersectTypes(a: string[], b: string[]): string[] {
   const out = new Set<string>();
   for (const t of a) {

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkRequest, compileContract } from "../contract/index.js";
-import { bodyContentType, bodyMediaType } from "./generate.js";
+import { bodyContentType, bodyMediaType } from "./generate-encoding.js";
 import { generatable, negativesPossible, positiveRequests } from "./generate-request.js";
 import { runConformance } from "./run.js";
 

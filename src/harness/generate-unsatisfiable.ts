@@ -39,15 +39,9 @@ function check(
 ): Unsatisfiable | undefined {
   if (raw === false) return { pointer, reason: "the schema is false: no value is valid" };
   if (typeof raw !== "object" || raw === null) return undefined;
-  let here = pointer;
-  let node = raw as Schema;
-  // Follow $refs so the pointer names where the rule really lives; a schema met again is not re-checked (recursion).
-  for (let hops = 0; typeof node.$ref === "string" && node.$ref.startsWith("#") && hops < 32; hops++) {
-    if (Object.keys(node).length > 1) break; // siblings: judged merged, at the referring place
-    here = decode(node.$ref.slice(1));
-    node = (resolvePointer(doc, here) ?? {}) as Schema;
-    if (node === (false as unknown)) return { pointer: here, reason: "the schema is false: no value is valid" };
-  }
+  const followed = followRefs(doc, raw as Schema, pointer);
+  if ("reason" in followed) return followed;
+  const { here, node } = followed;
   if (seen.has(here) || seen.size > DEEPEST * 8) return undefined;
   const nextSeen = new Set(seen).add(here);
   // The parts of an allOf each must be satisfiable, and so must their merge.
@@ -59,10 +53,54 @@ function check(
   const s = view(doc, node);
   const local = contradiction(s);
   if (local !== undefined) return { pointer: here, reason: local };
+  const branches = unmetBranches(doc, node, here, direction, nextSeen);
+  if (branches !== undefined) return branches;
+  const types = typesOf(s);
+  if (mayBe(types, "object") && (types === undefined || !types.includes("null"))) {
+    const required = unmetRequired(doc, node, s, here, types, direction, nextSeen);
+    if (required !== undefined) return required;
+  }
+  if (types !== undefined && types.length > 0 && types.every((t) => t === "object")) {
+    const closed = closedAgainst(doc, node, here, s, direction);
+    if (closed !== undefined) return closed;
+  }
+  return unmetItems(doc, s, here, types, direction, nextSeen);
+}
+
+/**
+ * Follows $refs so the pointer names where the rule really lives: the schema reached and its pointer,
+ * or why it accepts nothing (a `false` it names).
+ */
+function followRefs(doc: unknown, raw: Schema, pointer: string): { here: string; node: Schema } | Unsatisfiable {
+  let here = pointer;
+  let node = raw;
+  // A schema met again is not re-checked (recursion): the caller keeps the pointers it has seen.
+  for (let hops = 0; typeof node.$ref === "string" && node.$ref.startsWith("#") && hops < 32; hops++) {
+    if (Object.keys(node).length > 1) break; // siblings: judged merged, at the referring place
+    here = decode(node.$ref.slice(1));
+    node = (resolvePointer(doc, here) ?? {}) as Schema;
+    if (node === (false as unknown)) return { pointer: here, reason: "the schema is false: no value is valid" };
+  }
+  return { here, node };
+}
+
+/** Whether a value of type `t` may pass the types a schema declares (none declared: any). */
+function mayBe(types: readonly string[] | undefined, t: string): boolean {
+  return types === undefined || types.includes(t) || (t === "number" && types.includes("integer"));
+}
+
+/** A oneOf or anyOf none of whose branches can be met (or that has none). */
+function unmetBranches(
+  doc: unknown,
+  node: Schema,
+  here: string,
+  direction: "request" | "response",
+  seen: Set<string>,
+): Unsatisfiable | undefined {
   for (const key of ["oneOf", "anyOf"] as const) {
     const branches = node[key];
     if (!Array.isArray(branches)) continue;
-    const reasons = branches.map((b, i) => check(doc, b, `${here}/${key}/${i}`, direction, nextSeen));
+    const reasons = branches.map((b, i) => check(doc, b, `${here}/${key}/${i}`, direction, seen));
     if (branches.length === 0) return { pointer: here, reason: `${key} is empty` };
     if (reasons.every((r) => r !== undefined))
       return {
@@ -70,46 +108,64 @@ function check(
         reason: `no branch of ${key} can be met (${reasons[0]!.reason} at ${reasons[0]!.pointer})`,
       };
   }
-  const types = typesOf(s);
-  const may = (t: string): boolean =>
-    types === undefined || types.includes(t) || (t === "number" && types.includes("integer"));
-  // A required property must be sent, so its schema must be satisfiable; one left out in this direction is not sent.
-  if (may("object") && (types === undefined || !types.includes("null"))) {
-    const props = (s.properties ?? {}) as Schema;
-    const patterns = Object.keys((s.patternProperties ?? {}) as Schema);
-    for (const r of (s.required as string[] | undefined) ?? []) {
-      const where = ownerOf(node, r);
-      const at = where === undefined ? `${here}/required` : `${here}${where}/properties/${escapePointer(r)}`;
-      if (r in props) {
-        const p = view(doc, props[r]);
-        if (direction === "request" ? p.readOnly === true : p.writeOnly === true) continue;
-        const found = check(doc, props[r], where === undefined ? at : at, direction, nextSeen);
-        if (found !== undefined && types !== undefined && types.length === 1)
-          return { pointer: found.pointer, reason: `required property ${r}: ${found.reason}` };
-      } else if (
-        s.additionalProperties === false &&
-        !patterns.some((p) => {
-          try {
-            return new RegExp(p, "u").test(r);
-          } catch {
-            return false;
-          }
-        })
-      )
-        return {
-          pointer: at,
-          reason: `property ${r} is required but additionalProperties is false and no schema declares it`,
-        };
-    }
+  return undefined;
+}
+
+/**
+ * A required property must be sent, so its schema must be satisfiable; one left out in this direction
+ * is not sent. A required property no schema declares cannot be sent past `additionalProperties: false`.
+ */
+function unmetRequired(
+  doc: unknown,
+  node: Schema,
+  s: Schema,
+  here: string,
+  types: readonly string[] | undefined,
+  direction: "request" | "response",
+  seen: Set<string>,
+): Unsatisfiable | undefined {
+  const props = (s.properties ?? {}) as Schema;
+  const patterns = Object.keys((s.patternProperties ?? {}) as Schema);
+  for (const r of (s.required as string[] | undefined) ?? []) {
+    const where = ownerOf(node, r);
+    const at = where === undefined ? `${here}/required` : `${here}${where}/properties/${escapePointer(r)}`;
+    if (r in props) {
+      const p = view(doc, props[r]);
+      if (direction === "request" ? p.readOnly === true : p.writeOnly === true) continue;
+      const found = check(doc, props[r], where === undefined ? at : at, direction, seen);
+      if (found !== undefined && types !== undefined && types.length === 1)
+        return { pointer: found.pointer, reason: `required property ${r}: ${found.reason}` };
+    } else if (
+      s.additionalProperties === false &&
+      !patterns.some((p) => {
+        try {
+          return new RegExp(p, "u").test(r);
+        } catch {
+          return false;
+        }
+      })
+    )
+      return {
+        pointer: at,
+        reason: `property ${r} is required but additionalProperties is false and no schema declares it`,
+      };
   }
-  if (types !== undefined && types.length > 0 && types.every((t) => t === "object")) {
-    const closed = closedAgainst(doc, node, here, s, direction);
-    if (closed !== undefined) return closed;
-  }
-  if (may("array") && types?.length === 1 && typeof s.minItems === "number" && s.minItems > 0) {
+  return undefined;
+}
+
+/** An array of one type that needs items, whose item schema no value can satisfy. */
+function unmetItems(
+  doc: unknown,
+  s: Schema,
+  here: string,
+  types: readonly string[] | undefined,
+  direction: "request" | "response",
+  seen: Set<string>,
+): Unsatisfiable | undefined {
+  if (mayBe(types, "array") && types?.length === 1 && typeof s.minItems === "number" && s.minItems > 0) {
     const items = Array.isArray(s.prefixItems) ? undefined : s.items;
     if (items !== undefined && !Array.isArray(items)) {
-      const found = check(doc, items, `${here}/items`, direction, nextSeen);
+      const found = check(doc, items, `${here}/items`, direction, seen);
       if (found !== undefined) return { pointer: found.pointer, reason: `minItems ${s.minItems}, but ${found.reason}` };
     }
   }

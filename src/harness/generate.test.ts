@@ -12,7 +12,8 @@ import { runCli } from "../../test/process.js";
 import { tempDir } from "../../test/temp-dir.js";
 import { startVariant } from "../../test/variant-server.js";
 import { freshValue, Random } from "./fresh.js";
-import { negativeBodies, positiveBodies, refusedAt } from "./generate.js";
+import { negativeBodies, positiveBodies } from "./generate.js";
+import { refusedAt } from "./generate-mutations.js";
 import { runConformance } from "./run.js";
 
 const contract = await kitContract();

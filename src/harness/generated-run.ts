@@ -262,7 +262,6 @@ async function polarityCase(
   c: GeneratedCase,
   setup: Setup,
 ): Promise<{ result: CaseResult; interrupted: boolean }> {
-  const op = c.operation;
   const polarity = c.kind as "positive" | "negative";
   const started = performance.now();
   const heard = new Heard();
@@ -277,11 +276,38 @@ async function polarityCase(
     const refused = await plainestFirst(ctx, c, setup, heard, judge);
     if (refused !== undefined) return { result: finish(refused), interrupted: false };
   }
+  const search = await searchRequests(ctx, c.operation, polarity, judge);
+  return { result: finish(searchResult(ctx, c, setup, polarity, search)), interrupted: search.interrupted };
+}
+
+/** What the generated requests of a case came to. */
+interface Search {
+  /** The first judged request the harness could not judge. */
+  readonly harnessError: CaseResult | undefined;
+  /**
+   * The last failing call is fast-check's counterexample (the smallest failing request found); it is
+   * reported as judged then, not sent again: a stateful target may answer differently now.
+   */
+  readonly lastFailure: { readonly request: GeneratedRequest; readonly result: CaseResult } | undefined;
+  /** Warnings of every judged request, one example step per check, so none is lost behind a pass. */
+  readonly warnings: ReadonlyMap<string, StepResult>;
+  readonly judged: number;
+  readonly shrinkSends: number;
+  /** fast-check's shrinking steps. */
+  readonly numShrinks: number;
+  /** Whether the outer guard (--max-time) stopped it. */
+  readonly interrupted: boolean;
+}
+
+/** Generates requests of one polarity with fast-check and judges each; the first failing one is shrunk. */
+async function searchRequests(
+  ctx: Ctx,
+  op: CompiledOperation,
+  polarity: "positive" | "negative",
+  judge: ReturnType<typeof judgeRequest>,
+): Promise<Search> {
   let harnessError: CaseResult | undefined;
-  // The last failing call is fast-check's counterexample (the smallest failing request found); it is
-  // reported as judged then, not sent again: a stateful target may answer differently now.
-  let lastFailure: { request: GeneratedRequest; result: CaseResult } | undefined;
-  // Warnings of every judged request, one example step per check, so none is lost behind a pass.
+  let lastFailure: Search["lastFailure"];
   const warnings = new Map<string, StepResult>();
   let judged = 0;
   let shrinkSends = 0;
@@ -316,17 +342,37 @@ async function polarityCase(
       maxSkipsPerRun: GENERATION_BUDGET.skipsPerJudged,
     },
   );
+  return {
+    harnessError,
+    lastFailure,
+    warnings,
+    judged,
+    shrinkSends,
+    numShrinks: details.numShrinks,
+    interrupted: details.interrupted,
+  };
+}
+
+/** The case's result: its smallest failing request, a request it could not judge, the guard's stop, or a pass. */
+function searchResult(
+  ctx: Ctx,
+  c: GeneratedCase,
+  setup: Setup,
+  polarity: "positive" | "negative",
+  search: Search,
+): CaseResult {
+  const op = c.operation;
+  const { judged, lastFailure, harnessError } = search;
   const ids = setup.unknownIds ? " (with ids the harness could not know: 404 accepted)" : "";
   const summary = `${judged} generated ${polarity} requests for ${op.operationId}${ids}`;
   const base = { fixture: c.id, file: "(generated)", operation: op.operationId, durationMs: 0 };
-  let result: CaseResult;
   if (lastFailure !== undefined) {
     const { request, result: failed } = lastFailure;
-    const shrunk = Math.min(shrinkSends, GENERATION_BUDGET.shrinkSends);
-    result = {
+    const shrunk = Math.min(search.shrinkSends, GENERATION_BUDGET.shrinkSends);
+    return {
       ...failed,
       fixture: c.id,
-      description: `${summary}; the smallest failing one (after ${details.numShrinks} shrinking steps, ${shrunk} requests sent)${request.reason === undefined ? "" : ` breaks ${request.reason}`}`,
+      description: `${summary}; the smallest failing one (after ${search.numShrinks} shrinking steps, ${shrunk} requests sent)${request.reason === undefined ? "" : ` breaks ${request.reason}`}`,
       generated: {
         polarity,
         body: request.body?.text ?? "",
@@ -334,23 +380,21 @@ async function polarityCase(
         reason: request.reason,
       },
     };
-  } else if (harnessError !== undefined) {
-    result = { ...harnessError, fixture: c.id, description: summary };
-  } else if (details.interrupted) {
-    const error = `stopped at the time limit (--max-time) after judging ${judged} of ${ctx.options.count} requests`;
-    result = { ...base, description: summary, outcome: "error", steps: [], error };
-  } else if (judged === 0) {
-    result = { ...base, description: summary, outcome: "error", steps: [], error: unbuilt(ctx, op, polarity) };
-  } else {
-    result = {
-      ...base,
-      description: `${summary}: all judged`,
-      outcome: "pass",
-      steps: [...warnings.values()],
-      error: undefined,
-    };
   }
-  return { result: finish(result), interrupted: details.interrupted };
+  if (harnessError !== undefined) return { ...harnessError, fixture: c.id, description: summary };
+  if (search.interrupted) {
+    const error = `stopped at the time limit (--max-time) after judging ${judged} of ${ctx.options.count} requests`;
+    return { ...base, description: summary, outcome: "error", steps: [], error };
+  }
+  if (judged === 0)
+    return { ...base, description: summary, outcome: "error", steps: [], error: unbuilt(ctx, op, polarity) };
+  return {
+    ...base,
+    description: `${summary}: all judged`,
+    outcome: "pass",
+    steps: [...search.warnings.values()],
+    error: undefined,
+  };
 }
 
 /**

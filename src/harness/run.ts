@@ -1,21 +1,22 @@
 import { randomBytes } from "node:crypto";
-import { loadContract } from "../contract/index.js";
+import { loadContract, type Contract } from "../contract/index.js";
 import { KitError } from "../errors.js";
 import { DEFAULT_SPEC, shortPath } from "../paths.js";
 import { TimeoutBreaker } from "./breaker.js";
-import { createCaseRunner, guarded } from "./case-runner.js";
+import { createCaseRunner, guarded, type CaseRunner } from "./case-runner.js";
 import { computeCoverage } from "./coverage.js";
 import { checkRunCredentials, chooseAlternative, secretsToMask } from "./credentials.js";
 import { Random, randomSeed } from "./fresh.js";
 import { runGenerated } from "./generated-run.js";
-import { createHttpClient } from "./http-client.js";
+import type { Fixture } from "./fixtures.js";
+import { createHttpClient, type HttpClient } from "./http-client.js";
 import { levelsToRun, type Level } from "./levels.js";
 import { RUN_DEFAULTS, type RunOptions } from "./options.js";
 import { preflight } from "./preflight.js";
-import { createRedactor } from "./redact.js";
+import { createRedactor, type Redactor } from "./redact.js";
 import type { CaseResult, RunEvent, RunSummary } from "./results.js";
 import { runOrdered } from "./schedule.js";
-import { planCases } from "./selection.js";
+import { planCases, type CasePlan } from "./selection.js";
 import { checkToken, displayUrl, parseTarget } from "./target.js";
 import { classifier, summarize } from "./verdict.js";
 
@@ -48,28 +49,11 @@ export async function runConformance(
   ]);
   const target = redact(displayUrl(base));
   const timeoutMs = options.timeoutMs ?? RUN_DEFAULTS.timeoutMs;
-  const maxResponseBytes = options.maxResponseBytes ?? RUN_DEFAULTS.maxResponseBytes;
-  const client = createHttpClient({
-    timeoutMs,
-    maxResponseBytes,
-    caFile: options.caFile,
-    insecure: options.insecure,
-    mask: redact,
-  });
+  const client = clientFor(options, timeoutMs, redact);
   try {
     const unreachable = await client.probe(base);
     if (unreachable !== undefined) throw new KitError("PS_TARGET_UNREACHABLE", `${target}: ${unreachable.message}`);
-    const runCase = createCaseRunner({
-      client,
-      base,
-      specSource: shortPath(contract.source),
-      secrets: { ...given, wrongToken: `wrong-${randomBytes(12).toString("hex")}` },
-      redact,
-      breaker: new TimeoutBreaker(options.timeoutsBeforeGivingUp ?? RUN_DEFAULTS.timeoutsBeforeGivingUp, timeoutMs),
-      classify: classifier(options.baseline, levels),
-      checkFilter: plan.checkFilter,
-      evidence: options.evidence ?? "findings",
-    });
+    const runCase = caseRunnerFor(options, { client, base, contract, given, redact, levels, plan, timeoutMs });
     // A wrong token or base path stops the run here, as "could not judge", before any case is judged.
     const probes = await preflight(
       contract,
@@ -94,36 +78,9 @@ export async function runConformance(
     const caseFinished = (result: CaseResult, index: number): void =>
       onEvent({ type: "case-finished", result, index, total });
 
-    const random = new Random(seed);
-    // Each case draws from its own stream, so its values do not depend on the order cases finish in.
-    const streams = plan.fixtures.map(() => new Random(random.next64()));
     const concurrency = Math.max(1, options.concurrency ?? RUN_DEFAULTS.concurrency);
-    const fixtureCase = guarded(runCase, redact);
-    const generatedIds: string[] = [];
-    const results = await runOrdered(plan.fixtures, concurrency, (f, i) => fixtureCase(f, streams[i]!), caseFinished);
-    let stopped: string | undefined;
-    if (options.generate !== undefined && plan.generated.length > 0) {
-      // An outer guard only (budgets are counts): by default it grows with the work planned.
-      const maxTimeMs =
-        options.generate.maxTimeMs ?? RUN_DEFAULTS.maxTimePerOperationMs * plan.generatedOperations.length;
-      const generated = await runGenerated(
-        contract,
-        plan.generated,
-        options.generate,
-        seed,
-        runCase,
-        Date.now() + maxTimeMs,
-      );
-      generatedIds.push(...generated.results.map((r) => r.fixture));
-      for (const result of generated.results) {
-        results.push(result);
-        caseFinished(result, results.length - 1);
-      }
-      if (generated.stopped)
-        stopped =
-          `stopped at the time limit (--max-time ${maxTimeMs / 1000} s) after ${total - generated.notRun} of ${total} cases; ` +
-          "what was judged is reported, the rest was not run";
-    }
+    const results = await runFixtures(plan.fixtures, seed, concurrency, guarded(runCase, redact), caseFinished);
+    const generated = await runGeneratedCases(contract, plan, options, seed, runCase, results, caseFinished);
 
     const summary = summarize(results, {
       target,
@@ -132,13 +89,13 @@ export async function runConformance(
       levels,
       baseline: options.baseline,
       // Generated cases ran too: a baseline entry may name one (a known departure of a mock, say).
-      ran: [...plan.fixtures.map((f) => f.id), ...generatedIds],
-      loaded: [...plan.loaded.map((f) => f.id), ...generatedIds],
+      ran: [...plan.fixtures.map((f) => f.id), ...generated.ids],
+      loaded: [...plan.loaded.map((f) => f.id), ...generated.ids],
       durationMs: performance.now() - started,
       startedAt,
       coverage: computeCoverage(contract, results, plan.notPlanned),
       minCoverage: options.minCoverage,
-      stopped,
+      stopped: generated.stopped,
       contractNotes: contract.notes,
     });
     onEvent({ type: "run-finished", summary, results });
@@ -146,6 +103,94 @@ export async function runConformance(
   } finally {
     await client.close();
   }
+}
+
+/** The run's HTTP client, bounded as the options say; what it reports is masked. */
+function clientFor(options: RunOptions, timeoutMs: number, redact: Redactor): HttpClient {
+  return createHttpClient({
+    timeoutMs,
+    maxResponseBytes: options.maxResponseBytes ?? RUN_DEFAULTS.maxResponseBytes,
+    caFile: options.caFile,
+    insecure: options.insecure,
+    mask: redact,
+  });
+}
+
+/** The runner of one case against the target, with the run's client, secrets, baseline and levels. */
+function caseRunnerFor(
+  options: RunOptions,
+  run: {
+    readonly client: HttpClient;
+    readonly base: URL;
+    readonly contract: Contract;
+    readonly given: { readonly token: string | undefined; readonly credentials: RunOptions["credentials"] };
+    readonly redact: Redactor;
+    readonly levels: readonly Level[];
+    readonly plan: CasePlan;
+    readonly timeoutMs: number;
+  },
+): CaseRunner {
+  return createCaseRunner({
+    client: run.client,
+    base: run.base,
+    specSource: shortPath(run.contract.source),
+    secrets: { ...run.given, wrongToken: `wrong-${randomBytes(12).toString("hex")}` },
+    redact: run.redact,
+    breaker: new TimeoutBreaker(options.timeoutsBeforeGivingUp ?? RUN_DEFAULTS.timeoutsBeforeGivingUp, run.timeoutMs),
+    classify: classifier(options.baseline, run.levels),
+    checkFilter: run.plan.checkFilter,
+    evidence: options.evidence ?? "findings",
+  });
+}
+
+/** The fixtures, `concurrency` at a time; results and events in fixture order. */
+function runFixtures(
+  fixtures: readonly Fixture[],
+  seed: bigint,
+  concurrency: number,
+  fixtureCase: CaseRunner,
+  caseFinished: (result: CaseResult, index: number) => void,
+): Promise<CaseResult[]> {
+  const random = new Random(seed);
+  // Each case draws from its own stream, so its values do not depend on the order cases finish in.
+  const streams = fixtures.map(() => new Random(random.next64()));
+  return runOrdered(fixtures, concurrency, (f, i) => fixtureCase(f, streams[i]!), caseFinished);
+}
+
+/**
+ * The generated cases, after the fixtures: their results appended to `results` (and announced), their
+ * ids, and why the time limit stopped them when it did.
+ */
+async function runGeneratedCases(
+  contract: Contract,
+  plan: CasePlan,
+  options: RunOptions,
+  seed: bigint,
+  runCase: CaseRunner,
+  results: CaseResult[],
+  caseFinished: (result: CaseResult, index: number) => void,
+): Promise<{ ids: string[]; stopped: string | undefined }> {
+  if (options.generate === undefined || plan.generated.length === 0) return { ids: [], stopped: undefined };
+  // An outer guard only (budgets are counts): by default it grows with the work planned.
+  const maxTimeMs = options.generate.maxTimeMs ?? RUN_DEFAULTS.maxTimePerOperationMs * plan.generatedOperations.length;
+  const generated = await runGenerated(
+    contract,
+    plan.generated,
+    options.generate,
+    seed,
+    runCase,
+    Date.now() + maxTimeMs,
+  );
+  const ids = generated.results.map((r) => r.fixture);
+  for (const result of generated.results) {
+    results.push(result);
+    caseFinished(result, results.length - 1);
+  }
+  const stopped = generated.stopped
+    ? `stopped at the time limit (--max-time ${maxTimeMs / 1000} s) after ${plan.total - generated.notRun} of ${plan.total} cases; ` +
+      "what was judged is reported, the rest was not run"
+    : undefined;
+  return { ids, stopped };
 }
 
 /** The levels the options ask for; a name that is none is a usage error naming it. */

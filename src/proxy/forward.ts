@@ -206,141 +206,197 @@ export function forwardExchange(
   limits: { readonly maxBodyBytes: number; readonly timeoutMs: number },
   onAnswer: () => void,
 ): Promise<ForwardedExchange> {
-  return new Promise((resolve) => {
-    const started = performance.now();
-    const method = req.method ?? "GET";
-    const target = req.url ?? "/";
-    const requestBody = new BodyCapture(limits.maxBodyBytes);
-    const responseBody = new BodyCapture(limits.maxBodyBytes);
-    let response: ForwardedExchange["response"];
-    let answer: IncomingMessage | undefined;
-    let failure: UpstreamFailure | undefined;
-    let answeredWith: number | undefined;
-    let clientGone: string | undefined;
-    let timedOut = false;
-    let settled = false;
+  return new Promise((resolve) => new InFlight(req, res, limits, onAnswer, resolve).forward(upstream));
+}
+
+/** One exchange on its way: what has passed so far, and the handlers of both connections' events. */
+class InFlight {
+  private readonly started = performance.now();
+  private readonly method: string;
+  private readonly target: string;
+  private readonly requestBody: BodyCapture;
+  private readonly responseBody: BodyCapture;
+  private response: ForwardedExchange["response"];
+  private answer: IncomingMessage | undefined;
+  private failure: UpstreamFailure | undefined;
+  private answeredWith: number | undefined;
+  private clientGone: string | undefined;
+  private timedOut = false;
+  private settled = false;
+  private outbound: ClientRequest | undefined;
+  private readonly watchdog: NodeJS.Timeout;
+
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+    private readonly limits: { readonly maxBodyBytes: number; readonly timeoutMs: number },
+    private readonly onAnswer: () => void,
+    private readonly resolve: (exchange: ForwardedExchange) => void,
+  ) {
+    this.method = req.method ?? "GET";
+    this.target = req.url ?? "/";
+    this.requestBody = new BodyCapture(limits.maxBodyBytes);
+    this.responseBody = new BodyCapture(limits.maxBodyBytes);
     // The Date and Connection fields are the upstream's to write (or not); the proxy adds none.
     res.sendDate = false;
+    this.watchdog = setTimeout(() => this.silent(), limits.timeoutMs);
+  }
 
-    const settle = (): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(watchdog);
-      resolve({
-        method,
-        target,
-        requestHeaders: headerMap(req.rawHeaders),
-        requestBody,
-        requestComplete: req.complete,
-        response,
-        responseBody,
-        responseComplete: answer?.complete === true && failure === undefined,
-        failure,
-        answeredWith,
-        clientGone,
-        durationMs: performance.now() - started,
-      });
-    };
-    const fail = (error: unknown): void => {
-      if (failure !== undefined || clientGone !== undefined) return;
-      if (answer?.complete === true) {
-        // The answer ended as its framing said, and then more bytes came (a Content-Length shorter than
-        // the body): the client gets the answer Node read, and the upstream is held to the extra bytes.
-        const detail = (error as { code?: unknown }).code;
-        failure = {
-          kind: "malformed-http",
-          message:
-            "the upstream sent bytes after the end of its answer (a Content-Length shorter than the body?)" +
-            (typeof detail === "string" ? ` (${detail})` : ""),
-        };
-        return;
-      }
-      const declared = answer?.headers["content-length"];
-      failure = classify(error, timedOut, limits.timeoutMs, response !== undefined, declared, responseBody.bytes);
-      if (!res.headersSent && !res.destroyed) {
-        const own = upstreamErrorBody(failure.kind, failure.message);
-        answeredWith = own.status;
-        res.writeHead(own.status, {
-          "content-type": "application/json",
-          "content-length": String(Buffer.byteLength(own.body)),
-        });
-        res.end(own.body);
-      } else {
-        // The head is out: the client must see the same broken answer the upstream gave, not a complete one.
-        res.destroy();
-      }
-      outbound?.destroy();
-    };
-
-    const watchdog = setTimeout(() => {
-      if (!req.complete) {
-        // The client stopped sending its request: that is the client's stall, not the upstream's.
-        clientGone = `the client sent nothing for ${limits.timeoutMs} ms before its request was whole`;
-        outbound?.destroy();
-        res.destroy();
-        return;
-      }
-      timedOut = true;
-      fail(new Error("timeout"));
-    }, limits.timeoutMs);
-    const progress = (): void => void watchdog.refresh();
-
-    let outbound: ClientRequest | undefined;
+  /** Sends the request on, streaming its body, and follows both connections until the exchange is over. */
+  forward(upstream: Upstream): void {
+    const { req, res } = this;
+    let outbound: ClientRequest;
     try {
-      outbound = upstream.request(method, originForm(target), forwardedHeaders(req.rawHeaders, upstream.host));
+      outbound = upstream.request(
+        this.method,
+        originForm(this.target),
+        forwardedHeaders(req.rawHeaders, upstream.host),
+      );
     } catch (error) {
-      // Node refused to write the request on (a character it will not send): the upstream never saw
-      // it, so it is no one's violation; the client still gets an answer.
-      const code = (error as { code?: unknown }).code;
-      clientGone = `the request could not be forwarded (${typeof code === "string" ? code : "unknown"})`;
-      const own = upstreamErrorBody("reset", clientGone);
-      answeredWith = own.status;
-      res.writeHead(own.status, { "content-type": "application/json" });
-      res.end(own.body);
-      settle();
+      this.unforwardable(error);
       return;
     }
+    this.outbound = outbound;
     req.on("data", (chunk: Buffer) => {
-      requestBody.add(chunk);
-      progress();
+      this.requestBody.add(chunk);
+      this.progress();
     });
     req.on("error", () => undefined); // the client's reset shows as res "close" below
     req.pipe(outbound);
-    outbound.on("error", fail);
-    outbound.on("response", (incoming) => {
-      answer = incoming;
-      progress();
-      onAnswer();
-      response = { status: incoming.statusCode ?? 0, headers: headerMap(incoming.rawHeaders) };
-      try {
-        res.writeHead(incoming.statusCode ?? 502, incoming.statusMessage, forwardedHeaders(incoming.rawHeaders));
-      } catch (error) {
-        fail(error);
-        return;
-      }
-      incoming.on("data", (chunk: Buffer) => {
-        responseBody.add(chunk);
-        progress();
-      });
-      // Registered before pipe's own "end" handler, so the trailers go out before the last chunk.
-      incoming.on("end", () => {
-        if (incoming.rawTrailers.length > 0) res.addTrailers(pairs(incoming.rawTrailers));
-      });
-      incoming.on("error", fail);
-      incoming.on("close", () => {
-        if (!incoming.complete)
-          fail(Object.assign(new Error("the upstream's answer ended early"), { code: "ECONNRESET" }));
-      });
-      incoming.pipe(res);
-    });
+    outbound.on("error", (error) => this.fail(error));
+    outbound.on("response", (incoming) => this.answered(incoming));
     res.on("close", () => {
-      if (!res.writableFinished && failure === undefined && clientGone === undefined) {
-        clientGone = "the client closed the connection before the answer was complete";
-        outbound?.destroy();
+      if (!res.writableFinished && this.failure === undefined && this.clientGone === undefined) {
+        this.clientGone = "the client closed the connection before the answer was complete";
+        this.outbound?.destroy();
       }
-      settle();
+      this.settle();
     });
-  });
+  }
+
+  /** A byte went either way: the silence starts again. */
+  private progress(): void {
+    void this.watchdog.refresh();
+  }
+
+  /** Resolves with what passed, once. */
+  private settle(): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.watchdog);
+    this.resolve({
+      method: this.method,
+      target: this.target,
+      requestHeaders: headerMap(this.req.rawHeaders),
+      requestBody: this.requestBody,
+      requestComplete: this.req.complete,
+      response: this.response,
+      responseBody: this.responseBody,
+      responseComplete: this.answer?.complete === true && this.failure === undefined,
+      failure: this.failure,
+      answeredWith: this.answeredWith,
+      clientGone: this.clientGone,
+      durationMs: performance.now() - this.started,
+    });
+  }
+
+  /** The upstream failed: the client gets the proxy's own answer, or a broken one if the upstream's head is out. */
+  private fail(error: unknown): void {
+    if (this.failure !== undefined || this.clientGone !== undefined) return;
+    const res = this.res;
+    if (this.answer?.complete === true) {
+      // The answer ended as its framing said, and then more bytes came (a Content-Length shorter than
+      // the body): the client gets the answer Node read, and the upstream is held to the extra bytes.
+      const detail = (error as { code?: unknown }).code;
+      this.failure = {
+        kind: "malformed-http",
+        message:
+          "the upstream sent bytes after the end of its answer (a Content-Length shorter than the body?)" +
+          (typeof detail === "string" ? ` (${detail})` : ""),
+      };
+      return;
+    }
+    const declared = this.answer?.headers["content-length"];
+    const failure = classify(
+      error,
+      this.timedOut,
+      this.limits.timeoutMs,
+      this.response !== undefined,
+      declared,
+      this.responseBody.bytes,
+    );
+    this.failure = failure;
+    if (!res.headersSent && !res.destroyed) {
+      const own = upstreamErrorBody(failure.kind, failure.message);
+      this.answeredWith = own.status;
+      res.writeHead(own.status, {
+        "content-type": "application/json",
+        "content-length": String(Buffer.byteLength(own.body)),
+      });
+      res.end(own.body);
+    } else {
+      // The head is out: the client must see the same broken answer the upstream gave, not a complete one.
+      res.destroy();
+    }
+    this.outbound?.destroy();
+  }
+
+  /** No byte either way for the timeout. */
+  private silent(): void {
+    if (!this.req.complete) {
+      // The client stopped sending its request: that is the client's stall, not the upstream's.
+      this.clientGone = `the client sent nothing for ${this.limits.timeoutMs} ms before its request was whole`;
+      this.outbound?.destroy();
+      this.res.destroy();
+      return;
+    }
+    this.timedOut = true;
+    this.fail(new Error("timeout"));
+  }
+
+  /**
+   * Node refused to write the request on (a character it will not send): the upstream never saw
+   * it, so it is no one's violation; the client still gets an answer.
+   */
+  private unforwardable(error: unknown): void {
+    const code = (error as { code?: unknown }).code;
+    const clientGone = `the request could not be forwarded (${typeof code === "string" ? code : "unknown"})`;
+    this.clientGone = clientGone;
+    const own = upstreamErrorBody("reset", clientGone);
+    this.answeredWith = own.status;
+    this.res.writeHead(own.status, { "content-type": "application/json" });
+    this.res.end(own.body);
+    this.settle();
+  }
+
+  /** The upstream's answer head came: it goes to the client as it is, its body streamed after it. */
+  private answered(incoming: IncomingMessage): void {
+    const res = this.res;
+    this.answer = incoming;
+    this.progress();
+    this.onAnswer();
+    this.response = { status: incoming.statusCode ?? 0, headers: headerMap(incoming.rawHeaders) };
+    try {
+      res.writeHead(incoming.statusCode ?? 502, incoming.statusMessage, forwardedHeaders(incoming.rawHeaders));
+    } catch (error) {
+      this.fail(error);
+      return;
+    }
+    incoming.on("data", (chunk: Buffer) => {
+      this.responseBody.add(chunk);
+      this.progress();
+    });
+    // Registered before pipe's own "end" handler, so the trailers go out before the last chunk.
+    incoming.on("end", () => {
+      if (incoming.rawTrailers.length > 0) res.addTrailers(pairs(incoming.rawTrailers));
+    });
+    incoming.on("error", (error) => this.fail(error));
+    incoming.on("close", () => {
+      if (!incoming.complete)
+        this.fail(Object.assign(new Error("the upstream's answer ended early"), { code: "ECONNRESET" }));
+    });
+    incoming.pipe(res);
+  }
 }
 
 /** The request target in origin-form: an absolute-form one (RFC 9112 section 3.2.2) loses scheme and authority. */

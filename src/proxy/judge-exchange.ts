@@ -1,4 +1,4 @@
-import type { CompiledOperation, Contract } from "../contract/index.js";
+import type { CompiledOperation, Contract, RouteResult } from "../contract/index.js";
 import { checkParameters, checkRequest, describeViolation, escapePointer } from "../contract/index.js";
 import { finding, judge, preview, type CheckId, type Finding } from "../harness/checks.js";
 import type { Expectation } from "../harness/fixtures.js";
@@ -41,61 +41,12 @@ export function judgeRequest(
   specSource: string,
   redact: (t: string) => string,
 ): RequestVerdict {
-  const shown = `${request.method} ${request.path}`;
   const route = contract.route(request.method, request.path);
-  if (route.kind === "not-found") {
-    const paths = [...new Set(contract.operations.map((o) => o.pathTemplate))].join(", ");
-    return {
-      operation: undefined,
-      findings: [
-        finding(
-          "request.path",
-          "failure",
-          `${redact(request.path)} is not a path of the contract`,
-          paths,
-          redact(shown),
-          `${specSource}#/paths`,
-        ),
-      ],
-    };
-  }
-  if (route.kind === "method-not-allowed") {
-    const template =
-      contract.operations.find((o) => o.matchPath(request.path) !== undefined)?.pathTemplate ?? request.path;
-    return {
-      operation: undefined,
-      findings: [
-        finding(
-          "request.method",
-          "failure",
-          `${request.method} is not documented for ${template}`,
-          route.allowed.join(" or "),
-          redact(shown),
-          `${specSource}#/paths/${escapePointer(template)}`,
-        ),
-      ],
-    };
-  }
+  if (route.kind !== "found")
+    return { operation: undefined, findings: [unrouted(contract, route, request, specSource, redact)] };
   const operation = route.operation;
   // Parameters first: they are judged whatever happened to the body.
-  const parameter = checkParameters(operation, {
-    headers: request.headers,
-    path: request.path,
-    query: request.query ?? "",
-  });
-  const parameterFindings =
-    parameter === undefined
-      ? []
-      : [
-          finding(
-            "request.parameter",
-            "failure",
-            `the request breaks the contract: ${redact(parameter.detail)}`,
-            "a request the contract accepts",
-            redact(`${request.method} ${request.path}${request.query ? `?${request.query}` : ""}`),
-            `${specSource}#${parameter.parameter.pointer}`,
-          ),
-        ];
+  const parameterFindings = parameterFinding(operation, request, specSource, redact);
   if (request.body === undefined) {
     const why = request.bodyNotJudged ?? "the body was not recorded";
     return {
@@ -113,7 +64,79 @@ export function judgeRequest(
       ],
     };
   }
-  const checked = checkRequest(operation, { headers: request.headers, body: request.body });
+  return {
+    operation,
+    findings: [...parameterFindings, ...bodyFindings(operation, request, request.body, specSource, redact)],
+  };
+}
+
+/** The finding of a request no operation of the contract takes: its path is none, or its method none there. */
+function unrouted(
+  contract: Contract,
+  route: Exclude<RouteResult, { kind: "found" }>,
+  request: ObservedRequest,
+  specSource: string,
+  redact: (t: string) => string,
+): RawFinding {
+  const shown = `${request.method} ${request.path}`;
+  if (route.kind === "not-found") {
+    const paths = [...new Set(contract.operations.map((o) => o.pathTemplate))].join(", ");
+    return finding(
+      "request.path",
+      "failure",
+      `${redact(request.path)} is not a path of the contract`,
+      paths,
+      redact(shown),
+      `${specSource}#/paths`,
+    );
+  }
+  const template =
+    contract.operations.find((o) => o.matchPath(request.path) !== undefined)?.pathTemplate ?? request.path;
+  return finding(
+    "request.method",
+    "failure",
+    `${request.method} is not documented for ${template}`,
+    route.allowed.join(" or "),
+    redact(shown),
+    `${specSource}#/paths/${escapePointer(template)}`,
+  );
+}
+
+/** The finding of the first parameter the request gets wrong, if any. */
+function parameterFinding(
+  operation: CompiledOperation,
+  request: ObservedRequest,
+  specSource: string,
+  redact: (t: string) => string,
+): RawFinding[] {
+  const parameter = checkParameters(operation, {
+    headers: request.headers,
+    path: request.path,
+    query: request.query ?? "",
+  });
+  return parameter === undefined
+    ? []
+    : [
+        finding(
+          "request.parameter",
+          "failure",
+          `the request breaks the contract: ${redact(parameter.detail)}`,
+          "a request the contract accepts",
+          redact(`${request.method} ${request.path}${request.query ? `?${request.query}` : ""}`),
+          `${specSource}#${parameter.parameter.pointer}`,
+        ),
+      ];
+}
+
+/** The findings of a recorded body: one for each way it breaks the contract. */
+function bodyFindings(
+  operation: CompiledOperation,
+  request: ObservedRequest,
+  body: Buffer,
+  specSource: string,
+  redact: (t: string) => string,
+): RawFinding[] {
+  const checked = checkRequest(operation, { headers: request.headers, body });
   // A violation's location names the body's own keys (evidence), its message the schema's rule; other
   // problems quote the request's media type, charset or JSON.
   const problems = checked.ok
@@ -123,23 +146,17 @@ export function judgeRequest(
       : [redact(checked.detail)];
   const rule = `${specSource}#${operation.requestBody?.pointer ?? operation.pointer}`;
   const type = request.headers["content-type"];
-  const received = `${type === undefined ? "(no Content-Type)" : redact(type)}: ${preview(request.body, 500, redact)}`;
-  return {
-    operation,
-    findings: [
-      ...parameterFindings,
-      ...problems.map((p) =>
-        finding(
-          "request.body",
-          "failure",
-          `the request breaks the contract: ${p}`,
-          "a request the contract accepts",
-          received,
-          rule,
-        ),
-      ),
-    ],
-  };
+  const received = `${type === undefined ? "(no Content-Type)" : redact(type)}: ${preview(body, 500, redact)}`;
+  return problems.map((p) =>
+    finding(
+      "request.body",
+      "failure",
+      `the request breaks the contract: ${p}`,
+      "a request the contract accepts",
+      received,
+      rule,
+    ),
+  );
 }
 
 /** The harness's checks that need no fixture: they judge an answer by the contract alone. */

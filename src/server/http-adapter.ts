@@ -50,19 +50,59 @@ export async function startHttpServer(
     connectionsCheckingInterval: Math.max(100, Math.min(1_000, options.headersTimeoutMs / 2)),
   });
   let closing = false;
-  const send = (
-    req: IncomingMessage,
-    res: ServerResponse,
-    started: bigint,
-    answer: WireResponse,
-    close = false,
-  ): void => {
+  const onRequest = requestListener(
+    handle,
+    options,
+    answerWriter(options, () => closing),
+  );
+  server.on("request", onRequest);
+  // Expect: 100-continue: an oversized body is refused before the client is invited to send it.
+  server.on("checkContinue", (req: IncomingMessage, res: ServerResponse) => {
+    if (Number(req.headers["content-length"] ?? 0) <= options.maxBodyBytes) res.writeContinue();
+    onRequest(req, res);
+  });
+  server.on("clientError", answerClientError);
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const hostForUrl = options.host.includes(":") ? `[${options.host}]` : options.host;
+  return {
+    url: `http://${hostForUrl}:${port}`,
+    port,
+    server,
+    close: (graceMs = 10_000) =>
+      new Promise<void>((resolve) => {
+        // Answers sent from now on close their connection, so keep-alive sockets end with them.
+        closing = true;
+        const force = setTimeout(() => server.closeAllConnections(), graceMs);
+        force.unref();
+        server.close(() => {
+          clearTimeout(force);
+          resolve();
+        });
+        server.closeIdleConnections();
+      }),
+  };
+}
+
+/** Writes an answer to a request. */
+type Send = (req: IncomingMessage, res: ServerResponse, started: bigint, answer: WireResponse, close?: boolean) => void;
+
+/** Writes answers after the delay, if any, their connection closed when asked or while the server closes; logs each. */
+function answerWriter(options: HttpOptions, closing: () => boolean): Send {
+  return (req, res, started, answer, close = false) => {
     const write = (): void => {
       if (res.writableEnded || res.destroyed) return;
       const length = { "content-length": String(Buffer.byteLength(answer.body)) };
       res.writeHead(
         answer.status,
-        close || closing ? { ...answer.headers, ...length, connection: "close" } : { ...answer.headers, ...length },
+        close || closing() ? { ...answer.headers, ...length, connection: "close" } : { ...answer.headers, ...length },
       );
       res.end(answer.body);
       if (options.log !== undefined) {
@@ -75,8 +115,15 @@ export async function startHttpServer(
     if (options.delayMs > 0) setTimeout(write, options.delayMs).unref();
     else write();
   };
+}
 
-  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
+/** Reads a request's body up to the limit (a larger one is refused with 413, unread) and answers with `handle`. */
+function requestListener(
+  handle: (request: CoreRequest) => WireResponse,
+  options: HttpOptions,
+  send: Send,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
     const started = options.log === undefined ? 0n : process.hrtime.bigint();
     const fail = (code: ErrorAnswerCode, detail?: string): void => {
       send(req, res, started, errorAnswer(code, detail), true);
@@ -121,53 +168,21 @@ export async function startHttpServer(
     // A client that goes away mid-body gets no answer; nothing was stored for it.
     req.on("error", () => req.destroy());
   };
-  server.on("request", onRequest);
-  // Expect: 100-continue: an oversized body is refused before the client is invited to send it.
-  server.on("checkContinue", (req: IncomingMessage, res: ServerResponse) => {
-    if (Number(req.headers["content-length"] ?? 0) <= options.maxBodyBytes) res.writeContinue();
-    onRequest(req, res);
-  });
+}
 
-  server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
-    if (!socket.writable || (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage?.headersSent) {
-      socket.destroy();
-      return;
-    }
-    const code: ErrorAnswerCode =
-      error.code === "HPE_HEADER_OVERFLOW"
-        ? "PS_HEADERS_TOO_LARGE"
-        : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
-          ? "PS_REQUEST_TIMEOUT"
-          : "PS_MALFORMED_HTTP";
-    socket.end(rawResponse(errorAnswer(code)));
-  });
-
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port, options.host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  const hostForUrl = options.host.includes(":") ? `[${options.host}]` : options.host;
-  return {
-    url: `http://${hostForUrl}:${port}`,
-    port,
-    server,
-    close: (graceMs = 10_000) =>
-      new Promise<void>((resolve) => {
-        // Answers sent from now on close their connection, so keep-alive sockets end with them.
-        closing = true;
-        const force = setTimeout(() => server.closeAllConnections(), graceMs);
-        force.unref();
-        server.close(() => {
-          clearTimeout(force);
-          resolve();
-        });
-        server.closeIdleConnections();
-      }),
-  };
+/** A request Node could not parse (or that took too long) gets its error answer, and the connection ends. */
+function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (!socket.writable || (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const code: ErrorAnswerCode =
+    error.code === "HPE_HEADER_OVERFLOW"
+      ? "PS_HEADERS_TOO_LARGE"
+      : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? "PS_REQUEST_TIMEOUT"
+        : "PS_MALFORMED_HTTP";
+  socket.end(rawResponse(errorAnswer(code)));
 }
 
 function rawResponse(answer: WireResponse): string {

@@ -160,24 +160,46 @@ export function htmlReport(summary: RunSummary, results: readonly CaseResult[]):
     const id = anchorOf.get(fixture);
     return id === undefined ? code(fixture) : `<a href="#${id}">${code(fixture)}</a>`;
   };
+  const title = `Contract conformance: ${verdictHeading(EXIT_VERDICT[s.exitCode])} (exit ${s.exitCode})`;
+  const out: string[] = [
+    verdictBanner(s, title),
+    runSection(s),
+    levelsSection(s, levels, caseLink),
+    countsSection(s),
+    coverageSection(s),
+    operationsSection(results),
+    checksSection(results),
+    '<section id="failing"><h2>Failing cases</h2>',
+  ];
+  if (bad.length === 0) out.push('<p class="muted">None.</p>');
+  for (const r of bad) out.push(caseArticle(r, anchor.get(r)!, levels));
+  out.push("</section>");
+  out.push(warningsSection(results, levels));
+  out.push(knownSection(s, results, caseLink));
+  out.push(casesSection(results, levels, caseLink));
+  return page(title, out.join("\n"));
+}
+
+/** The verdict at the top, and why the target could not be judged when it could not. */
+function verdictBanner(s: RunSummary, title: string): string {
   // The console's verdict sentence, without what the title says already: "the target breaks the contract".
   const verdictLine = (summaryLines(s).at(-1) ?? "").replace(/^verdict: [A-Z]+,? ?| ?\(exit \d\)$/g, "");
-  const title = `Contract conformance: ${verdictHeading(EXIT_VERDICT[s.exitCode])} (exit ${s.exitCode})`;
-  const out: string[] = [];
-
-  out.push(
+  const out = [
     `<header class="banner ${EXIT_VERDICT[s.exitCode]}" id="verdict">`,
     `<h1>${esc(title)}</h1>`,
     verdictLine === "" ? "" : `<p><strong>${esc(verdictLine[0]!.toUpperCase() + verdictLine.slice(1))}.</strong></p>`,
     `<p class="muted">${esc(`${s.total} cases: ${s.passed} passed, ${s.failed} failed, ${s.known} known deviations, ${s.errors} errors`)}</p>`,
     "</header>",
-  );
+  ];
   if (s.runError !== undefined)
     out.push(
       `<div class="banner error" id="run-error"><p><strong>Could not judge the target:</strong> ${esc(s.runError)}</p></div>`,
     );
+  return out.join("\n");
+}
 
-  out.push(
+function runSection(s: RunSummary): string {
+  return [
     '<section id="run"><h2>Run</h2><dl class="meta">',
     `<dt>target</dt><dd>${code(s.target)}</dd>`,
     `<dt>spec</dt><dd>${code(shortPath(s.spec))}</dd>`,
@@ -186,10 +208,12 @@ export function htmlReport(summary: RunSummary, results: readonly CaseResult[]):
     `<dt>duration</dt><dd>${esc(seconds(s.durationMs))}</dd>`,
     `<dt>exit code</dt><dd>${s.exitCode}</dd>`,
     "</dl></section>",
-  );
+  ].join("\n");
+}
 
+function levelsSection(s: RunSummary, levels: readonly Level[], caseLink: (fixture: string) => string): string {
   const notRun = LEVELS.filter((l) => !levels.includes(l));
-  out.push(
+  return [
     '<section id="levels"><h2>Verdict per level</h2>',
     table(
       ["level", "verdict", "failing cases", "what it judges"],
@@ -207,9 +231,11 @@ export function htmlReport(summary: RunSummary, results: readonly CaseResult[]):
       ? ""
       : `<p class="muted">Not run: ${notRun.map(esc).join(", ")}; their findings are warnings here, not counted (--level NAME or --strict runs them).</p>`,
     "</section>",
-  );
+  ].join("\n");
+}
 
-  out.push(
+function countsSection(s: RunSummary): string {
+  return [
     '<section id="counts"><h2>Counts</h2>',
     table(
       ["cases", "passed", "failed", "known deviations", "errors", "failures", "beyond the contract", "notes"],
@@ -217,21 +243,15 @@ export function htmlReport(summary: RunSummary, results: readonly CaseResult[]):
       "counts",
     ),
     "</section>",
-  );
+  ].join("\n");
+}
 
-  out.push(coverageSection(s));
-  out.push(operationsSection(results));
-  out.push(checksSection(results));
-
-  out.push('<section id="failing"><h2>Failing cases</h2>');
-  if (bad.length === 0) out.push('<p class="muted">None.</p>');
-  for (const r of bad) out.push(caseArticle(r, anchor.get(r)!, levels));
-  out.push("</section>");
-
-  out.push(warningsSection(results, levels));
-  out.push(knownSection(s, results, caseLink));
-
-  out.push(
+function casesSection(
+  results: readonly CaseResult[],
+  levels: readonly Level[],
+  caseLink: (fixture: string) => string,
+): string {
+  return [
     '<section id="cases"><h2>All cases</h2>',
     `<details${results.length <= 60 ? " open" : ""}><summary>${esc(plural(results.length, "case"))}, in run order</summary>`,
     table(
@@ -249,8 +269,7 @@ export function htmlReport(summary: RunSummary, results: readonly CaseResult[]):
       "cases",
     ),
     "</details></section>",
-  );
-  return page(title, out.join("\n"));
+  ].join("\n");
 }
 
 function coverageSection(s: RunSummary): string {
