@@ -161,7 +161,7 @@ export const CONFORMANCE = {
       multiple: true,
       value: "PROP",
       help: "a body property that must be unique on a stateful server; made fresh for each run",
-      default: ["id"],
+      defaultText: "id, and the ids clients choose by the contract's resource model",
       option: `${run}.generate.unique`,
       section: "What to run",
     },
@@ -376,7 +376,7 @@ export async function conformance(argv: string[], io: Io): Promise<number> {
     const inputs = stated ?? certificateInputs(await loadContract(spec), runOptions, baselinePath);
     writeRunCertificate(certificateFile, values.certificate, summary, inputs, runOptions, signingKey, redact, out);
   }
-  writeFailuresAndBaseline(files, summary, results, values.unique, out);
+  writeFailuresAndBaseline(files, summary, results, values.unique ?? ["id"], out);
   return summary.exitCode;
 }
 

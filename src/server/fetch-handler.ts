@@ -91,7 +91,10 @@ export interface MockHandler {
  */
 export function createMockHandler(options: MockHandlerOptions): MockHandler {
   const contract =
-    options.contract ?? (options.document !== undefined ? compileContract(options.document as Record<string, unknown>, "document") : undefined);
+    options.contract ??
+    (options.document !== undefined
+      ? compileContract(options.document as Record<string, unknown>, "document")
+      : undefined);
   if (contract === undefined) throw new KitError("PS_USAGE", "createMockHandler needs a contract or a document");
   const tokens = acceptedTokens(options.tokens, "tokens");
   const engine = createEngine(contract, {
