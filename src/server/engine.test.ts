@@ -100,3 +100,70 @@ describe("the engine serving the multi-operation Plant Store", () => {
     }
   });
 });
+
+describe("the engine's Location and envelopes", () => {
+  const Item = {
+    type: "object",
+    required: ["id", "name"],
+    properties: {
+      id: { type: "string", readOnly: true },
+      name: { type: "string" },
+      created: { type: "string", format: "date-time", readOnly: true },
+    },
+  };
+  const one = { type: "object", required: ["data"], properties: { data: Item } };
+  const doc = {
+    openapi: "3.0.3",
+    info: { title: "things", version: "1" },
+    servers: [{ url: "/api/v1" }],
+    paths: {
+      "/things": {
+        post: {
+          operationId: "makeThing",
+          requestBody: { required: true, content: { "application/json": { schema: Item } } },
+          responses: {
+            "201": {
+              description: "made",
+              headers: { Location: { required: true, schema: { type: "string", format: "uri" } } },
+              content: { "application/json": { schema: one } },
+            },
+          },
+        },
+      },
+      "/things/{thingId}": {
+        parameters: [{ name: "thingId", in: "path", required: true, schema: { type: "string", format: "uuid" } }],
+        get: {
+          operationId: "getThing",
+          responses: {
+            "200": { description: "one", content: { "application/json": { schema: one } } },
+            "404": { description: "none" },
+          },
+        },
+      },
+    },
+  };
+  it("makes the id and the timestamps the server owns, answers 201 with an absolute Location, and reads it back in its envelope", async () => {
+    const { compileContract } = await import("../contract/index.js");
+    const thing = createEngine(compileContract(doc, "things.yaml"), {
+      credentials: { tokens: [TOKEN], basic: [] },
+      cors: { origins: [] },
+      maxItems: 10,
+    });
+    const send = (method: string, url: string, body = "") =>
+      thing.handle({
+        method,
+        url,
+        headers: { host: "mock.test:4010", "content-type": "application/json" },
+        body: new TextEncoder().encode(body),
+      });
+    const made = send("POST", "/api/v1/things", '{"name":"Fern"}');
+    expect(made.status).toBe(201);
+    const { data } = JSON.parse(made.body) as { data: { id: string; name: string; created: string } };
+    expect(data.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(Number.isNaN(Date.parse(data.created))).toBe(false);
+    expect(made.headers.location).toBe(`http://mock.test:4010/api/v1/things/${data.id}`);
+    const read = send("GET", new URL(made.headers.location!).pathname);
+    expect([read.status, JSON.parse(read.body)]).toEqual([200, { data }]);
+    expect(send("GET", "/api/v1/things/00000000-0000-4000-8000-00000000ffff").status).toBe(404);
+  });
+});

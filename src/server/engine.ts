@@ -46,6 +46,8 @@ interface Ctx {
   readonly model: ResourceModel;
   readonly store: ResourceStore;
   readonly answers: AnswerContext;
+  /** The document's server base paths, under which its paths are served too. */
+  readonly bases: readonly string[];
 }
 
 /** One request, accepted by the contract, on its way to the store. */
@@ -57,13 +59,17 @@ interface Call {
   readonly path: Readonly<Record<string, string>>;
   readonly query: URLSearchParams;
   readonly contentType: string | undefined;
+  /** The request's path as received, and its Host header: a Location names the new item absolutely. */
+  readonly requestPath: string;
+  readonly host: string | undefined;
 }
 
 const first = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
 
 export function createEngine(contract: Contract, options: EngineOptions): Engine {
   const model = resourceModel(contract);
-  const ctx: Ctx = { contract, model, store: new ResourceStore(options.maxItems), answers: answerContext(contract) };
+  const store = new ResourceStore(options.maxItems);
+  const ctx: Ctx = { contract, model, store, answers: answerContext(contract), bases: basePaths(contract) };
   const credentialsOf = createCredentialCheck(options.credentials);
   const handle = (request: CoreRequest): WireResponse => {
     const path = requestPath(request.url);
@@ -85,9 +91,10 @@ function route(
   ctx: Ctx,
   credentialsOf: ReturnType<typeof createCredentialCheck>,
   request: CoreRequest,
-  path: string,
+  requestedPath: string,
 ): WireResponse {
-  const found = ctx.contract.route(request.method, path);
+  // `path` as the contract's templates see it: without the server URL's base path, if it came with one.
+  const { found, path } = routeUnder(ctx, request.method, requestedPath);
   if (found.kind === "not-found") return errorAnswer("PS_NOT_FOUND", `${request.method} ${path}`);
   if (found.kind === "method-not-allowed")
     return errorAnswer("PS_METHOD_NOT_ALLOWED", `${request.method} ${path} (allowed: ${found.allowed.join(", ")})`, {
@@ -117,6 +124,8 @@ function route(
     path: decodedPath(op, path),
     query: new URLSearchParams(query),
     contentType: first(request.headers["content-type"]),
+    requestPath: requestedPath,
+    host: first(request.headers.host),
   };
   switch (role.role) {
     case "create":
@@ -131,6 +140,30 @@ function route(
     case "delete":
       return remove(ctx, call);
   }
+}
+
+/** The base paths of the document's server URLs (`/api/v1` of `https://host/api/v1`), longest first. */
+function basePaths(contract: Contract): string[] {
+  const servers = ((contract.document as Json).servers ?? []) as { url?: unknown }[];
+  const paths = servers.flatMap((s) => {
+    if (typeof s?.url !== "string") return [];
+    const path = /^[a-z][a-z0-9+.-]*:\/\//i.test(s.url) ? s.url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, "") : s.url;
+    const trimmed = path.replace(/\/+$/, "");
+    return trimmed.startsWith("/") && !trimmed.includes("{") ? [trimmed] : [];
+  });
+  return [...new Set(paths)].sort((a, b) => b.length - a.length);
+}
+
+/** The operation for a request, at the root or under a server URL's base path (`/api/v1/things`). */
+function routeUnder(ctx: Ctx, method: string, path: string): { found: ReturnType<Contract["route"]>; path: string } {
+  const found = ctx.contract.route(method, path);
+  if (found.kind !== "not-found") return { found, path };
+  for (const base of ctx.bases)
+    if (path.startsWith(`${base}/`)) {
+      const under = ctx.contract.route(method, path.slice(base.length));
+      if (under.kind !== "not-found") return { found: under, path: path.slice(base.length) };
+    }
+  return { found, path };
 }
 
 function decodedPath(op: CompiledOperation, path: string): Record<string, string> {
@@ -248,11 +281,19 @@ function fillServerOwned(ctx: Ctx, resource: Resource, item: Json): void {
   }
 }
 
+/**
+ * The new item's URL: its item path filled in, under the base path the request came through (a
+ * server URL's path), absolute when the request named its host (a `format: uri` Location needs it).
+ */
 function itemUrl(call: Call, key: string): string {
-  const template = call.resource.itemPath!;
-  return template.replace(/\{([^{}]+)\}/g, (_, name: string) =>
-    encodeURIComponent(name === call.resource.idParameter ? key : (call.path[name] ?? "")),
-  );
+  const fill = (template: string): string =>
+    template.replace(/\{([^{}]+)\}/g, (_, name: string) =>
+      encodeURIComponent(name === call.resource.idParameter ? key : (call.path[name] ?? "")),
+    );
+  const collection = fill(call.resource.collectionPath);
+  const base = call.requestPath.endsWith(collection) ? call.requestPath.slice(0, -collection.length) : "";
+  const path = `${base}${fill(call.resource.itemPath!)}`;
+  return call.host === undefined || !/^[A-Za-z0-9.:[\]-]+$/.test(call.host) ? path : `http://${call.host}${path}`;
 }
 
 function read(ctx: Ctx, call: Call): WireResponse {
