@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -105,6 +105,28 @@ describe("the packed kit installed in an empty project with npm ci --omit=dev", 
     });
     expect(res.status).toBe(200);
     await res.arrayBuffer();
+    expect(await stop(running)).toBe(0);
+  }, 120_000);
+
+  it("proxy judges the traffic to the installed server, and writes its report when stopped", async () => {
+    running = spawnCli(["serve", "--port", "0", "--quiet"], {}, place);
+    const [, upstream] = await running.waitFor(/listening on (http:\/\/\S+)/);
+    const report = join(consumer, "proxy.json");
+    const proxy = spawnCli(["proxy", "--target", upstream!, "--port", "0", "--report", `json=${report}`], {}, place);
+    try {
+      const [, url] = await proxy.waitFor(/(http:\/\/127\.0\.0\.1:\d+)/);
+      const res = await fetch(`${url}/plants`, {
+        method: "POST",
+        headers: { authorization: "Bearer plantstore-dev-token", "content-type": "application/json" },
+        body: '{"id":77,"name":"Proxied fern"}',
+      });
+      expect([res.status, await res.text()]).toEqual([200, '{"name":"Proxied fern"}']);
+      proxy.child.kill("SIGTERM");
+      expect(await proxy.exited).toBe(0);
+      expect(readFileSync(report, "utf8")).toContain("createPlant");
+    } finally {
+      await stopSpawned(proxy);
+    }
     expect(await stop(running)).toBe(0);
   }, 120_000);
 
