@@ -374,3 +374,28 @@ describe("negatives of a body with no rule a request can break", () => {
     }
   });
 });
+
+describe("operations a URL cannot reach", () => {
+  it("are left out with the reason: a fragment in the path key is never sent (Box's /shared_items#folders)", () => {
+    const c = compileContract(
+      {
+        openapi: "3.0.2",
+        info: { title: "t", version: "1" },
+        paths: {
+          "/shared_items": { get: { operationId: "sharedFile", responses: { "200": { description: "a file" } } } },
+          "/shared_items#folders": {
+            get: { operationId: "sharedFolder", responses: { "200": { description: "a folder" } } },
+          },
+          "/alone#only": { get: { operationId: "alone", responses: { "200": { description: "ok" } } } },
+        },
+      },
+      "fragments.yaml",
+    );
+    expect(generatable(c.operation("sharedFolder")!, c.document, c)).toEqual({
+      ok: false,
+      why: "its path holds a fragment, which is never sent: its requests reach GET /shared_items (sharedFile)",
+    });
+    expect(generatable(c.operation("sharedFile")!, c.document, c)).toEqual({ ok: true });
+    expect(generatable(c.operation("alone")!, c.document, c)).toEqual({ ok: true });
+  });
+});

@@ -36,6 +36,11 @@ export interface GeneratedRequest {
   readonly body: GeneratedBody | undefined;
   /** For negatives: the one rule the request breaks. */
   readonly reason?: string;
+  /**
+   * For the plainest request: true when ordinary values did not do and it was drawn from generated
+   * ones (edges included: an int64 beyond 2^53, a long text), so it is judged as any generated positive.
+   */
+  readonly drawn?: boolean;
 }
 
 /**
@@ -43,7 +48,13 @@ export interface GeneratedRequest {
  * contract's document, a request body or required parameter whose schema no value satisfies is
  * said too, with the pointer of the rule (see unsatisfiableRequest).
  */
-export function generatable(op: CompiledOperation, doc?: unknown): { ok: true } | { ok: false; why: string } {
+export function generatable(
+  op: CompiledOperation,
+  doc?: unknown,
+  contract?: Pick<Contract, "route">,
+): { ok: true } | { ok: false; why: string } {
+  const hidden = contract === undefined ? undefined : hiddenByFragment(contract, op);
+  if (hidden !== undefined) return { ok: false, why: hidden };
   // Every alternative needs a scheme the harness cannot send, or two in one place (credentials.ts).
   const security = unpresentableSecurity(op);
   if (security !== undefined) return { ok: false, why: security };
@@ -59,6 +70,20 @@ export function generatable(op: CompiledOperation, doc?: unknown): { ok: true } 
   if (impossible !== undefined)
     return { ok: false, why: `no request satisfies its schema at ${impossible.pointer}: ${impossible.reason}` };
   return { ok: true };
+}
+
+/**
+ * Why an operation cannot be reached on the wire: its path key holds a fragment (Box's
+ * `/shared_items#folders`), which a URL never sends (RFC 3986 section 3.5), so its requests reach
+ * another operation of the document, whose answers would be judged as this one's.
+ */
+export function hiddenByFragment(contract: Pick<Contract, "route">, op: CompiledOperation): string | undefined {
+  const hash = op.pathTemplate.indexOf("#");
+  if (hash < 0) return undefined;
+  const sent = op.pathTemplate.slice(0, hash).replace(/\{[^{}]*\}/g, "x");
+  const reached = contract.route(op.method, sent);
+  if (reached.kind !== "found" || reached.operation === op) return undefined;
+  return `its path holds a fragment, which is never sent: its requests reach ${op.method.toUpperCase()} ${reached.operation.pathTemplate} (${reached.operation.operationId})`;
 }
 
 /**
@@ -319,22 +344,24 @@ export function minimalRequest(
 ): GeneratedRequest | undefined {
   const doc = contract.document;
   // The plainest body, else the first acceptable of a few generated ones (an enum of marks, say).
+  const plainBody = bodyMediaType(op) === undefined ? undefined : minimalBody(op, doc, options);
   const body =
     bodyMediaType(op) === undefined
       ? undefined
-      : (minimalBody(op, doc, options) ??
+      : (plainBody ??
         fc
           .sample(positiveBodies(contract, op, doc, options), { numRuns: 50, seed: 7 })
           .find((b): b is GeneratedBody => b !== null));
   if (bodyMediaType(op) !== undefined && body === undefined && op.requestBody?.required === true) return undefined;
+  const drawnBody = body !== undefined && body !== plainBody;
   const parameters: Record<string, unknown> = {};
   for (const p of op.parameters) if (p.required) parameters[key(p)] = plainValue(schemaOfParameter(p), doc);
-  const request = { parameters, body };
+  const request = { parameters, body, ...(drawnBody ? { drawn: true } : {}) };
   if (problemsOf(op, request)?.length === 0) return request;
   // Ordinary values did not do: the first acceptable of a few generated ones, drawn from a fixed seed.
   const candidates = fc.sample(parametersArb(doc, op), { numRuns: 50, seed: 7 });
   for (const c of candidates) {
-    const r = { parameters: Object.fromEntries(Object.entries(c).filter(([k]) => k in parameters)), body };
+    const r = { parameters: Object.fromEntries(Object.entries(c).filter(([k]) => k in parameters)), body, drawn: true };
     if (problemsOf(op, r)?.length === 0) return r;
   }
   return undefined;

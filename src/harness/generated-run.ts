@@ -225,7 +225,10 @@ function judgeRequest(ctx: Ctx, c: GeneratedCase, setup: Setup, heard: Heard) {
   };
 }
 
-/** The plainest valid request, judged strictly: a server that refuses everything cannot pass on warnings. */
+/**
+ * The plainest valid request, judged strictly: a server that refuses everything cannot pass on
+ * warnings. One drawn from generated values (ordinary ones did not do) is judged as any positive.
+ */
 async function plainestFirst(
   ctx: Ctx,
   c: GeneratedCase,
@@ -241,7 +244,7 @@ async function plainestFirst(
     chain !== undefined
       ? heard.add(await ctx.runCase(chain, ctx.random))
       : setup.minimal !== undefined
-        ? await judge(setup.minimal, true)
+        ? await judge(setup.minimal, setup.minimal.drawn !== true)
         : undefined;
   if (probe === undefined || probe.outcome === "pass") return undefined;
   const what =

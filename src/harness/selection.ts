@@ -58,7 +58,9 @@ export function planCases(contract: Contract, options: RunOptions): CasePlan {
   const noFixtures = options.noFixtures === true;
   const loaded = noFixtures ? [] : loadFixtures(options.fixtures ?? DEFAULT_FIXTURES, contract);
   const candidates =
-    options.generate === undefined ? [] : contract.operations.filter((op) => generatable(op, contract.document).ok);
+    options.generate === undefined
+      ? []
+      : contract.operations.filter((op) => generatable(op, contract.document, contract).ok);
   const allGenerated = candidates.flatMap((op) => generatedCasesOf(op, contract.document));
   if (loaded.length === 0 && allGenerated.length === 0) {
     throw new KitError(
@@ -94,7 +96,7 @@ function notPlanned(
   const why = new Map<string, string>();
   for (const op of contract.operations) {
     if (targeted.has(op.operationId)) continue;
-    const can = generatable(op, contract.document);
+    const can = generatable(op, contract.document, contract);
     const generator =
       options.generate === undefined
         ? can.ok
