@@ -1,7 +1,10 @@
 import { execFile } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { runCli, spawnCli, stopSpawned, type Spawned } from "../../test/process.js";
+import { tempDir } from "../../test/temp-dir.js";
 
 const sh = promisify(execFile);
 let running: Spawned | undefined;
@@ -154,5 +157,44 @@ describe("plantstore serve", () => {
     const result = await runCli(["serve", "--spec", "test/data/multi-op/plant-store-multi.yaml", "--admin"]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("--admin is not supported with --spec yet");
+  });
+});
+
+describe("plantstore serve --spec with --data and --save", () => {
+  const spec = "test/data/multi-op/plant-store-multi.yaml";
+  const auth = { authorization: "Bearer plantstore-dev-token" };
+
+  it("starts with seed data, saves every change, and a restart starts from the saved store", async () => {
+    const dir = tempDir("serve-save-");
+    const data = join(dir, "seed.json");
+    const save = join(dir, "store.json");
+    writeFileSync(data, '{"/plants": [{"id": 9007199254740993, "name": "Fern"}, {"id": 2, "name": "Ivy"}]}');
+    running = spawnCli(["serve", "--spec", spec, "--port", "0", "--quiet", "--data", data, "--save", save]);
+    let [, url] = await running.waitFor(/listening on (http:\/\/\S+)/);
+    await running.waitFor(/Started with 2 items from .*seed\.json/);
+    const gone = await fetch(`${url}/plants/2`, {
+      method: "DELETE",
+      headers: { ...auth, "x-request-id": "00000000-0000-4000-8000-000000000001" },
+    });
+    expect(gone.status).toBe(204);
+    running.child.kill("SIGTERM");
+    expect(await running.exited).toBe(0);
+    expect(readFileSync(save, "utf8")).toContain("9007199254740993");
+    running = spawnCli(["serve", "--spec", spec, "--port", "0", "--quiet", "--data", data, "--save", save]);
+    [, url] = await running.waitFor(/listening on (http:\/\/\S+)/);
+    await running.waitFor(/Started with 1 items from .*store\.json/);
+    const list = await fetch(`${url}/plants`, { headers: auth });
+    expect(await list.text()).toBe('[{"name":"Fern","id":9007199254740993}]');
+    running.child.kill("SIGTERM");
+    expect(await running.exited).toBe(0);
+  });
+
+  it("refuses seed data the contract refuses, naming the file, the path and the item", async () => {
+    const dir = tempDir("serve-seed-");
+    const data = join(dir, "seed.json");
+    writeFileSync(data, '{"/plants": [{"id": 1, "name": "Fern"}, {"id": "two", "name": "Ivy"}]}');
+    const result = await runCli(["serve", "--spec", spec, "--port", "0", "--data", data]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/seed\.json: \/plants item 1: 400 .*body\/id/);
   });
 });

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { KitError } from "../errors.js";
 import {
   DEFAULT_HTTP_OPTIONS,
@@ -114,7 +115,14 @@ export const SERVE = {
       type: "string",
       value: "FILE",
       help: "start with the plants of a JSON array of NewPlant objects",
+      more: 'With --spec: a JSON object of collection paths, each an array of create bodies ({"/plants": [{...}]}).',
       option: `${server}.dataFile`,
+    },
+    save: {
+      type: "string",
+      value: "FILE",
+      help: "with --spec: keep the store in FILE, written atomically after every change; a restart starts from it",
+      option: null,
     },
     quiet: { type: "boolean", help: "no per-request log lines", option: null },
     "ready-file": {
@@ -137,6 +145,8 @@ export async function serve(argv: string[], io: Io): Promise<number> {
   }
   const tokens = values.token ?? [];
   if (values.spec !== undefined) return serveSpec(values.spec, values, io);
+  if (values.save !== undefined)
+    throw new KitError("PS_USAGE", "--save needs --spec (the Plant Store server does not save yet)");
   const ready = readyFile(values["ready-file"]);
   // Listening for signals before the server: one sent during start-up stops it once it listens.
   const signalled = io.signal;
@@ -175,7 +185,7 @@ export async function serve(argv: string[], io: Io): Promise<number> {
 type ServeValues = ReturnType<typeof parseFlags<typeof SERVE.flags>>["values"];
 
 /** Flags of the Plant Store server that the mock of another document does not take yet. */
-const PLANT_STORE_ONLY = ["admin", "errors-on-demand", "data"] as const;
+const PLANT_STORE_ONLY = ["admin", "errors-on-demand"] as const;
 
 /** `plantstore serve --spec FILE`: the mock engine on any document, with its start-up report. */
 async function serveSpec(spec: string, values: ServeValues, io: Io): Promise<number> {
@@ -186,6 +196,7 @@ async function serveSpec(spec: string, values: ServeValues, io: Io): Promise<num
   const ready = readyFile(values["ready-file"]);
   const signalled = io.signal;
   const tokens = values.token ?? [];
+  const restoring = values.save !== undefined && existsSync(values.save);
   const server = await startMockServer({
     contract,
     host: values.host,
@@ -196,6 +207,8 @@ async function serveSpec(spec: string, values: ServeValues, io: Io): Promise<num
     maxItems: values["max-plants"],
     maxBodyBytes: values["max-body"],
     delayMs: values.delay,
+    dataFile: values.data,
+    saveFile: values.save,
     log: values.quiet ? undefined : io.out,
   });
   io.out(`Mock of ${contract.title} ${contract.version} (${spec}) listening on ${server.url}`);
@@ -211,6 +224,9 @@ async function serveSpec(spec: string, values: ServeValues, io: Io): Promise<num
   for (const { operation, served } of server.engine.served)
     io.out(`  ${`${operation.method.toUpperCase()} ${operation.pathTemplate}`.padEnd(width)}  ${served}`);
   for (const r of server.engine.model.resources) for (const note of r.notes) io.out(`Note: ${note}`);
+  if (server.engine.store.size > 0)
+    io.out(`Started with ${server.engine.store.size} items from ${restoring ? values.save : values.data}`);
+  if (values.save !== undefined) io.out(`Saving the store to ${values.save} after every change`);
   ready?.ready(server.url);
   await onShutdown(signalled, io, server.url, () => server.close());
   ready?.remove();

@@ -8,10 +8,16 @@ export class ResourceStore {
   readonly #collections = new Map<string, Collection>();
   #size = 0;
   #next = 0n;
+  #version = 0;
   readonly maxItems: number;
 
   constructor(maxItems: number) {
     this.maxItems = maxItems;
+  }
+
+  /** Counts the changes: a saver writes the store when it moved. */
+  get version(): number {
+    return this.#version;
   }
 
   /** Every item of every collection. */
@@ -42,6 +48,7 @@ export class ResourceStore {
     if (this.#size >= this.maxItems) return "full";
     c.set(id, item);
     this.#size++;
+    this.#version++;
     return "created";
   }
 
@@ -49,12 +56,14 @@ export class ResourceStore {
   replace(c: Collection, id: string, item: unknown): boolean {
     if (!c.has(id)) return false;
     c.set(id, item);
+    this.#version++;
     return true;
   }
 
   remove(c: Collection, id: string): boolean {
     if (!c.delete(id)) return false;
     this.#size--;
+    this.#version++;
     return true;
   }
 
@@ -69,5 +78,42 @@ export class ResourceStore {
   clear(): void {
     this.#collections.clear();
     this.#size = 0;
+    this.#version++;
+  }
+
+  /** The store as a value to write (the caller writes it exactly: ids beyond 2^53 are bigints). */
+  snapshot(): {
+    version: 1;
+    next: string;
+    collections: { resource: string; parents: string[]; items: [string, unknown][] }[];
+  } {
+    return { version: 1, next: this.#next.toString(), collections: this.entries() };
+  }
+
+  /** Puts back what snapshot() gave; false, with nothing changed, when the value is not one. */
+  restore(value: unknown): boolean {
+    const v = value as { version?: unknown; next?: unknown; collections?: unknown };
+    if (typeof v !== "object" || v === null || v.version !== 1 || !Array.isArray(v.collections)) return false;
+    const next = typeof v.next === "string" && /^\d+$/.test(v.next) ? BigInt(v.next) : undefined;
+    const all = v.collections as { resource?: unknown; parents?: unknown; items?: unknown }[];
+    const valid = all.every(
+      (c) =>
+        typeof c?.resource === "string" &&
+        Array.isArray(c.parents) &&
+        c.parents.every((p) => typeof p === "string") &&
+        Array.isArray(c.items) &&
+        c.items.every((i) => Array.isArray(i) && i.length === 2 && typeof i[0] === "string"),
+    );
+    if (next === undefined || !valid) return false;
+    this.clear();
+    for (const c of all) {
+      const collection = this.collection(c.resource as string, c.parents as string[]);
+      for (const [key, item] of c.items as [string, unknown][]) {
+        collection.set(key, item);
+        this.#size++;
+      }
+    }
+    this.#next = next;
+    return true;
   }
 }

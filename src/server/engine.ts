@@ -5,7 +5,8 @@
 // Every answer is judged by the contract before it is sent (engine-answers.ts).
 
 import type { AcceptedRequest, CompiledOperation, Contract, Resource, ResourceModel } from "../contract/portable.js";
-import { checkRequest, followRefs, propertiesOf, resourceModel } from "../contract/portable.js";
+import { checkRequest, followRefs, parseJsonExact, propertiesOf, resourceModel } from "../contract/portable.js";
+import { KitError } from "../errors.js";
 import type { CoreRequest } from "./core.js";
 import { requestPath } from "./core.js";
 import { corsHeaders, preflightAnswer, type CorsPolicy } from "./cors.js";
@@ -13,7 +14,7 @@ import { answerContext, documentedAnswer, errorFor, successStatus, type AnswerCo
 import { applyPatch } from "./engine-patch.js";
 import { createCredentialCheck, type EngineCredentials } from "./engine-security.js";
 import { ResourceStore, type Collection } from "./engine-store.js";
-import { exactTree, keyOf, plainValue } from "./engine-values.js";
+import { exactTree, keyOf, plainValue, writeJson } from "./engine-values.js";
 import { errorAnswer, type WireResponse } from "./error-answers.js";
 import { refusalError } from "./refusals.js";
 
@@ -22,6 +23,8 @@ export interface EngineOptions {
   readonly cors: CorsPolicy;
   /** How many items the store holds in all; beyond it creates are refused. */
   readonly maxItems: number;
+  /** Called after every request that changed the store (a saver writes it). */
+  readonly onChange?: () => void;
 }
 
 /** How one operation is served, for the start-up report. */
@@ -36,6 +39,12 @@ export interface Engine {
   readonly store: ResourceStore;
   readonly model: ResourceModel;
   readonly served: readonly ServedOperation[];
+  /** Creates the items of seed data (see seed); how many. Throws KitError PS_DATA_INVALID naming the place. */
+  seed(text: string, source: string): number;
+  /** The store as JSON text, numbers exact, for `restore` (a `--save` file). */
+  snapshot(): string;
+  /** Puts back a snapshot; throws KitError PS_DATA_INVALID naming the source when it is not one. */
+  restore(text: string, source: string): void;
 }
 
 type Json = Record<string, unknown>;
@@ -76,7 +85,9 @@ export function createEngine(contract: Contract, options: EngineOptions): Engine
     const preflight = preflightAnswer(contract, options.cors, request.method, path, request.headers);
     if (preflight !== undefined) return preflight;
     const cors = corsHeaders(options.cors, first(request.headers.origin));
+    const before = store.version;
     const answer = route(ctx, credentialsOf, request, path);
+    if (store.version !== before) options.onChange?.();
     return cors === undefined ? answer : { ...answer, headers: { ...answer.headers, ...cors } };
   };
   const served = contract.operations.map((operation) => {
@@ -84,8 +95,70 @@ export function createEngine(contract: Contract, options: EngineOptions): Engine
     const why = model.whyOutside(operation);
     return { operation, served: role !== undefined ? `${role.role} ${role.resource.name}` : `examples only: ${why}` };
   });
-  return { handle, store: ctx.store, model, served };
+  return {
+    handle,
+    store,
+    model,
+    served,
+    seed: (text, source) => seed(ctx, text, source),
+    snapshot: () => writeJson(store.snapshot()),
+    restore: (text, source) => {
+      const parsed = parseJsonExact(text);
+      if (!parsed.ok || !store.restore(exactTree(parsed.value, parsed.exact)))
+        throw new KitError(
+          "PS_DATA_INVALID",
+          `${source}: not a store this mock saved (${parsed.ok ? "its shape" : parsed.message})`,
+        );
+    },
+  };
 }
+
+/** Lets every request through: seed data is the user's own, not a client's. */
+const TRUSTED = (): undefined => undefined;
+
+/**
+ * Seed data: a JSON object whose keys are collection paths as a client would send them
+ * (`/plants`, `/gardens/7/plants`) and whose values are arrays of create bodies. Each goes through
+ * the collection's create as a request would (judged by the contract, ids made or taken as the
+ * model says); the first refused names the source, the path, the index and the reason.
+ */
+function seed(ctx: Ctx, text: string, source: string): number {
+  const parsed = parseJsonExact(text);
+  if (!parsed.ok) throw new KitError("PS_DATA_INVALID", `${source}: not valid JSON: ${parsed.message}`);
+  const data = exactTree(parsed.value, parsed.exact);
+  if (typeof data !== "object" || data === null || Array.isArray(data))
+    throw new KitError("PS_DATA_INVALID", `${source}: must be an object of collection paths, each an array of items`);
+  let made = 0;
+  for (const [path, items] of Object.entries(data as Json)) {
+    if (!Array.isArray(items)) throw new KitError("PS_DATA_INVALID", `${source}: ${path} must be an array of items`);
+    const target = ctx.contract.route("POST", path);
+    const role = target.kind === "found" ? ctx.model.roleOf(target.operation) : undefined;
+    if (role?.role !== "create")
+      throw new KitError("PS_DATA_INVALID", `${source}: ${path} is not a collection this contract creates items in`);
+    for (const [i, item] of items.entries()) {
+      const answer = route(
+        ctx,
+        TRUSTED,
+        {
+          method: "POST",
+          url: path,
+          headers: { "content-type": "application/json" },
+          body: encoder.encode(writeJson(item)),
+        },
+        path,
+      );
+      if (answer.status >= 300)
+        throw new KitError(
+          "PS_DATA_INVALID",
+          `${source}: ${path} item ${i}: ${answer.status} ${answer.body.slice(0, 300)}`,
+        );
+      made++;
+    }
+  }
+  return made;
+}
+
+const encoder = new TextEncoder();
 
 function route(
   ctx: Ctx,

@@ -8,6 +8,7 @@ import { DEFAULT_MAX_PLANTS, DEV_TOKEN, type ReferenceOptions } from "./defaults
 import type { WireResponse } from "./error-answers.js";
 import { DEFAULT_HTTP_OPTIONS, startHttpServer, type HttpOptions, type RunningServer } from "./http-adapter.js";
 import { createEngine, type Engine, type ServedOperation } from "./engine.js";
+import { dataText, fileSaver, savedText } from "./save-file.js";
 import { loadSeedData } from "./seed-file.js";
 import { PlantStore } from "./store.js";
 
@@ -78,6 +79,10 @@ export interface MockServerConfig extends Partial<HttpOptions> {
   readonly corsHeaders?: readonly string[];
   /** How many items the store holds in all (default 1,000,000). */
   readonly maxItems?: number;
+  /** Seed data: collection paths to arrays of create bodies (engine.ts `seed`). */
+  readonly dataFile?: string;
+  /** Written atomically after every change; a restart with the same file starts from it (over dataFile). */
+  readonly saveFile?: string;
 }
 
 export interface MockServer extends RunningServer {
@@ -89,12 +94,31 @@ export interface MockServer extends RunningServer {
 export async function startMockServer(config: MockServerConfig): Promise<MockServer> {
   const tokens = acceptedTokens(config.tokens, "--token");
   const basic = config.basic !== undefined && config.basic.length > 0 ? config.basic : [`plantstore:${DEV_TOKEN}`];
+  let save: (() => void) | undefined;
   const engine = createEngine(config.contract, {
     credentials: { tokens, basic },
     cors: { origins: config.corsOrigins ?? ["*"], headers: checkedCorsHeaders(config.corsHeaders, "--cors-headers") },
     maxItems: config.maxItems ?? DEFAULT_MAX_PLANTS,
+    onChange: () => save?.(),
   });
-  const { contract: _k, tokens: _t, basic: _b, corsOrigins: _c, corsHeaders: _h, maxItems: _m, ...httpConfig } = config;
+  const saved = config.saveFile === undefined ? undefined : savedText(config.saveFile);
+  if (saved !== undefined) engine.restore(saved, config.saveFile!);
+  else if (config.dataFile !== undefined) engine.seed(dataText(config.dataFile), config.dataFile);
+  if (config.saveFile !== undefined) {
+    save = fileSaver(config.saveFile, () => engine.snapshot());
+    save();
+  }
+  const {
+    contract: _k,
+    tokens: _t,
+    basic: _b,
+    corsOrigins: _c,
+    corsHeaders: _h,
+    maxItems: _m,
+    dataFile: _d,
+    saveFile: _s,
+    ...httpConfig
+  } = config;
   const running = await startHttpServer(engine.handle, { ...DEFAULT_HTTP_OPTIONS, ...stripUndefined(httpConfig) });
   return { ...running, engine, contract: config.contract };
 }
