@@ -100,3 +100,38 @@ describe("a read chained on a create whose answer holds no id", () => {
     }
   }, 60_000);
 });
+
+describe("a read chained on a create whose answer holds an id the read's path refuses", () => {
+  it("is not judged as a valid request: the target that refuses it is not blamed", async () => {
+    // Answers every create with an id longer than the read's path parameter allows (maxLength 12),
+    // and refuses that read with 400, as the contract lets it.
+    const reads: string[] = [];
+    const server: Server = createServer((req, res) => {
+      req.resume();
+      req.on("end", () => {
+        if (req.method === "GET") reads.push(req.url ?? "");
+        if (req.method === "POST")
+          res.writeHead(201, { "content-type": "application/json" }).end('{"id":"an-id-far-too-long"}');
+        else res.writeHead(/\/things\/an-id-far-too-long$/.test(req.url ?? "") ? 400 : 404).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const { results } = await runConformance({
+        target: `http://127.0.0.1:${port}`,
+        contract: compileContract(DOCUMENT, "things"),
+        noFixtures: true,
+        generate: { count: 3 },
+        seed: 5n,
+        evidence: "all",
+      });
+      // The chain went out (create, then the read on the id it gave) and the read's 400 is no failure.
+      expect(reads.some((path) => path.endsWith("/an-id-far-too-long"))).toBe(true);
+      const read = results.find((r) => r.fixture === "generated-positive-getThing");
+      expect([read?.outcome, read?.error]).toEqual(["pass", undefined]);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  }, 60_000);
+});

@@ -16,6 +16,7 @@ import { joinUrl, type ExchangeResult, type HttpClient } from "./http-client.js"
 import { maskRequestTarget, type Redactor } from "./redact.js";
 import type { CaseResult, ReportedFinding, StepResult } from "./results.js";
 import { caseOutcome } from "./outcome.js";
+import { checkPrepared } from "./fixture-honesty.js";
 import type { Classify } from "./verdict.js";
 
 /** Answers that say "no room now" (RFC 6585 section 4, RFC 9110 section 15.6.4, RFC 4918 section 11.5). */
@@ -87,7 +88,14 @@ export function createCaseRunner(ctx: CaseContext): CaseRunner {
       // resource it names may not exist, so 404 or 410 is an expected answer.
       const written = fixture.steps[s]!.expect;
       const fellBack = (prepared.fallbacks?.length ?? 0) > 0 && written.kind === "valid";
-      const expect = fellBack ? { ...written, missingOk: true } : written;
+      // A value taken from an earlier answer can make a step the contract refuses (Prism's made-up
+      // sid where the next path wants `^MG...`): it is no valid request, so it is not judged as one.
+      // Where that answer broke the contract, its findings are the verdict; else either answer goes.
+      const madeInvalid = written.kind === "valid" && s > 0 && !checkPrepared(operation, prepared).ok;
+      const expect =
+        fellBack || madeInvalid
+          ? { ...written, missingOk: true, ...(madeInvalid ? { refusable: true } : {}) }
+          : written;
       const context = { operation, specSource: ctx.specSource, expect, result, redact: ctx.redact };
       const findings = judge({ ...context, earlierStatuses: statuses }, ctx.checkFilter).map((f) =>
         ctx.classify(fixture.id, redactFinding(f, ctx.redact)),
