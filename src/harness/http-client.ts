@@ -72,27 +72,13 @@ export function createHttpClient(options: ClientOptions): HttpClient {
     pipelining: 1,
   });
 
-  /**
-   * One exchange. A connection that closes before any answer is tried once more, on a fresh
-   * connection: a kept-alive socket the server closed as the request went out (a race of timings,
-   * not the target's answer) must not be charged to the target. A second close is.
-   */
   async function exchange(base: URL, prepared: PreparedRequest): Promise<ExchangeResult> {
-    const first = await exchangeOnce(base, prepared);
-    return !first.ok && first.beforeAnswer === true ? exchangeOnce(base, prepared) : first;
-  }
-
-  async function exchangeOnce(
-    base: URL,
-    prepared: PreparedRequest,
-  ): Promise<ExchangeResult & { readonly beforeAnswer?: boolean }> {
     const started = performance.now();
     const url = joinUrl(base, prepared.path);
     // One timer per exchange bounds the whole of it, connect to last byte (undici's own timeouts bound
     // silences only). A plain controller and timer cost a fraction of AbortSignal.timeout's.
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), options.timeoutMs);
-    let answered = false;
     try {
       const res = await request(url, {
         method: prepared.method as "POST",
@@ -101,7 +87,6 @@ export function createHttpClient(options: ClientOptions): HttpClient {
         dispatcher: agent,
         signal: controller.signal,
       });
-      answered = true;
       // 1xx, 204 and 304 answers, and answers to HEAD, end with their headers whatever Content-Length
       // says (RFC 9112 section 6.3): a stray length is not a broken answer.
       const bodiless = res.statusCode < 200 || res.statusCode === 204 || res.statusCode === 304;
@@ -130,9 +115,7 @@ export function createHttpClient(options: ClientOptions): HttpClient {
       };
     } catch (error) {
       const f = classify(error, options.timeoutMs, controller.signal.aborted, mask, options.insecure === true);
-      const code = (error as { code?: unknown }).code;
-      const closed = code === "UND_ERR_SOCKET" || code === "ECONNRESET";
-      return { ...fail(f.kind, f.message, started), beforeAnswer: !answered && closed && !controller.signal.aborted };
+      return fail(f.kind, f.message, started);
     } finally {
       clearTimeout(timer);
     }
