@@ -1,3 +1,4 @@
+import type { Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { rawUpstream } from "../../test/proxy-helpers.js";
 import { createHttpClient, type HttpClient } from "./http-client.js";
@@ -21,5 +22,39 @@ describe("the harness's HTTP client", () => {
     client = createHttpClient({ timeoutMs: 2_000, maxResponseBytes: 65_536 });
     const result = await client.exchange(new URL(target.url), get);
     expect(result.ok && [result.response.status, result.response.body.length]).toEqual([204, 0]);
+  });
+
+  it("sends once more, on a fresh connection, a request whose kept-alive connection the server closed before answering", async () => {
+    const seen = new WeakMap<Socket, number>();
+    let fins = 0;
+    target = await rawUpstream((s: Socket) => {
+      const onThis = (seen.get(s) ?? 0) + 1;
+      seen.set(s, onThis);
+      // A request on a kept-alive connection the server had already closed as idle: a FIN, no answer.
+      if (onThis >= 2) {
+        fins++;
+        s.end();
+      } else s.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}");
+    });
+    client = createHttpClient({ timeoutMs: 2_000, maxResponseBytes: 65_536 });
+    const results = [];
+    for (let i = 0; i < 6; i++) results.push(await client.exchange(new URL(target.url), get));
+    expect(results.map((r) => r.ok && r.response.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    expect(fins).toBeGreaterThan(0);
+  });
+
+  it("charges to the target a close on a fresh connection, and a reset: neither is sent again", async () => {
+    let requests = 0;
+    target = await rawUpstream((s: Socket) => {
+      requests++;
+      if (requests === 1) s.end();
+      else s.resetAndDestroy();
+    });
+    client = createHttpClient({ timeoutMs: 2_000, maxResponseBytes: 65_536 });
+    const closed = await client.exchange(new URL(target.url), get);
+    expect(!closed.ok && closed.failure.kind).toBe("reset");
+    const reset = await client.exchange(new URL(target.url), get);
+    expect(!reset.ok && reset.failure.kind).toBe("reset");
+    expect(requests).toBe(2);
   });
 });

@@ -3,7 +3,7 @@ import { connect as netConnect } from "node:net";
 import { connect as tlsConnect } from "node:tls";
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import type { Readable } from "node:stream";
-import { Agent, request } from "undici";
+import { Agent, buildConnector, request } from "undici";
 import { KitError } from "../errors.js";
 import type { PreparedRequest } from "./fixtures.js";
 
@@ -60,33 +60,68 @@ export function createHttpClient(options: ClientOptions): HttpClient {
       throw new KitError("PS_FILE_UNREADABLE", `--ca-file ${options.caFile}: ${(error as Error).message}`);
     }
   }
-  const agent = new Agent({
-    connect: {
-      timeout: options.timeoutMs,
-      ...(ca === undefined ? {} : { ca }),
-      rejectUnauthorized: options.insecure !== true,
+  // Connections are counted as they open: an exchange during which none opened went out on a
+  // kept-alive one (see exchange).
+  const connector = buildConnector({
+    timeout: options.timeoutMs,
+    ...(ca === undefined ? {} : { ca }),
+    rejectUnauthorized: options.insecure !== true,
+  });
+  let opened = 0;
+  const settings = {
+    connect: (opts: buildConnector.Options, callback: buildConnector.Callback) => {
+      opened++;
+      connector(opts, callback);
     },
     headersTimeout: options.timeoutMs,
     bodyTimeout: options.timeoutMs,
     keepAliveTimeout: 1_000,
     pipelining: 1,
-  });
+  };
+  const agent = new Agent(settings);
 
+  /**
+   * One exchange. A kept-alive connection the server closed, gracefully and before any answer, as
+   * the request went out is a race of timings, not the target's answer: when no connection opened
+   * during the exchange (so it went out on a kept-alive one) and the close was a FIN, not a reset,
+   * the request is sent once more, on a fresh connection. A reset, or a close on a fresh
+   * connection, is the target's.
+   */
   async function exchange(base: URL, prepared: PreparedRequest): Promise<ExchangeResult> {
+    const before = opened;
+    const first = await exchangeOnce(base, prepared);
+    const raced = !first.ok && first.closedEarly === true && opened === before;
+    if (!raced) return first;
+    // Its own agent, so the request cannot go out on another kept-alive connection.
+    const fresh = new Agent(settings);
+    try {
+      return await exchangeOnce(base, prepared, fresh);
+    } finally {
+      await fresh.close().catch(() => undefined);
+    }
+  }
+
+  async function exchangeOnce(
+    base: URL,
+    prepared: PreparedRequest,
+    dispatcher: Agent = agent,
+  ): Promise<ExchangeResult & { readonly closedEarly?: boolean }> {
     const started = performance.now();
     const url = joinUrl(base, prepared.path);
     // One timer per exchange bounds the whole of it, connect to last byte (undici's own timeouts bound
     // silences only). A plain controller and timer cost a fraction of AbortSignal.timeout's.
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), options.timeoutMs);
+    let answered = false;
     try {
       const res = await request(url, {
         method: prepared.method as "POST",
         headers: prepared.headers,
         body: prepared.body,
-        dispatcher: agent,
+        dispatcher,
         signal: controller.signal,
       });
+      answered = true;
       // 1xx, 204 and 304 answers, and answers to HEAD, end with their headers whatever Content-Length
       // says (RFC 9112 section 6.3): a stray length is not a broken answer.
       const bodiless = res.statusCode < 200 || res.statusCode === 204 || res.statusCode === 304;
@@ -115,7 +150,9 @@ export function createHttpClient(options: ClientOptions): HttpClient {
       };
     } catch (error) {
       const f = classify(error, options.timeoutMs, controller.signal.aborted, mask, options.insecure === true);
-      return fail(f.kind, f.message, started);
+      // undici's "other side closed": a FIN. A reset is ECONNRESET.
+      const fin = (error as { code?: unknown }).code === "UND_ERR_SOCKET";
+      return { ...fail(f.kind, f.message, started), closedEarly: fin && !answered && !controller.signal.aborted };
     } finally {
       clearTimeout(timer);
     }
