@@ -153,10 +153,42 @@ describe("plantstore serve", () => {
     expect(await running.exited).toBe(0);
   });
 
-  it("--spec refuses the Plant Store's own flags it does not take yet, naming the flag", async () => {
-    const result = await runCli(["serve", "--spec", "test/data/multi-op/plant-store-multi.yaml", "--admin"]);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain("--admin is not supported with --spec yet");
+  it("--spec with --admin lists and empties the store, and --errors-on-demand answers what Prefer asks for", async () => {
+    running = spawnCli([
+      "serve",
+      "--spec",
+      "test/data/multi-op/plant-store-multi.yaml",
+      "--port",
+      "0",
+      "--quiet",
+      "--admin",
+      "--errors-on-demand",
+    ]);
+    const [, url] = await running.waitFor(/listening on (http:\/\/\S+)/);
+    await running.waitFor(/Admin surface on: GET or DELETE \S+\/__admin\/store/);
+    const auth = { authorization: "Bearer plantstore-dev-token" };
+    const made = await fetch(`${url}/plants`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: '{"id":9007199254740993,"name":"Fern"}',
+    });
+    await made.arrayBuffer();
+    const listed = await fetch(`${url}/__admin/store`, { headers: auth });
+    expect(await listed.text()).toBe(
+      '{"count":1,"collections":[{"path":"/plants","parents":[],"items":[{"id":9007199254740993,"name":"Fern"}]}]}',
+    );
+    expect((await fetch(`${url}/__admin/store`, { headers: {} })).status).toBe(401);
+    const emptied = await fetch(`${url}/__admin/store`, { method: "DELETE", headers: auth });
+    expect(await emptied.json()).toEqual({ removed: 1 });
+    const asked = await fetch(`${url}/plants/12`, { headers: { ...auth, prefer: "code=404" } });
+    expect([asked.status, await asked.json()]).toEqual([
+      404,
+      { type: "about:blank", title: "Not Found", status: 404, detail: "no plant has id 12" },
+    ]);
+    const named = await fetch(`${url}/plants`, { headers: { ...auth, prefer: "example=two" } });
+    expect(((await named.json()) as unknown[]).length).toBe(2);
+    running.child.kill("SIGTERM");
+    expect(await running.exited).toBe(0);
   });
 });
 

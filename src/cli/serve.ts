@@ -104,11 +104,13 @@ export const SERVE = {
     admin: {
       type: "boolean",
       help: "serve GET/DELETE /__admin/plants (list, reset the store); needs the token too",
+      more: "With --spec: GET/DELETE /__admin/store, every collection's items.",
       option: `${server}.admin`,
     },
     "errors-on-demand": {
       type: "boolean",
       help: 'answer "Prefer: code=400" with the documented 400 Error (as Prism does)',
+      more: "With --spec: any documented status (Prefer: code=NNN) and named example (Prefer: example=NAME).",
       option: `${server}.errorsOnDemand`,
     },
     data: {
@@ -184,13 +186,8 @@ export async function serve(argv: string[], io: Io): Promise<number> {
 
 type ServeValues = ReturnType<typeof parseFlags<typeof SERVE.flags>>["values"];
 
-/** Flags of the Plant Store server that the mock of another document does not take yet. */
-const PLANT_STORE_ONLY = ["admin", "errors-on-demand"] as const;
-
 /** `plantstore serve --spec FILE`: the mock engine on any document, with its start-up report. */
 async function serveSpec(spec: string, values: ServeValues, io: Io): Promise<number> {
-  const taken = PLANT_STORE_ONLY.find((f) => values[f] !== undefined && values[f] !== false);
-  if (taken !== undefined) throw new KitError("PS_USAGE", `--${taken} is not supported with --spec yet`);
   const { loadContract } = await import("../contract/index.js");
   const contract = await loadContract(spec);
   const ready = readyFile(values["ready-file"]);
@@ -209,6 +206,8 @@ async function serveSpec(spec: string, values: ServeValues, io: Io): Promise<num
     delayMs: values.delay,
     dataFile: values.data,
     saveFile: values.save,
+    admin: values.admin,
+    preferOnDemand: values["errors-on-demand"],
     log: values.quiet ? undefined : io.out,
   });
   io.out(`Mock of ${contract.title} ${contract.version} (${spec}) listening on ${server.url}`);
@@ -227,6 +226,7 @@ async function serveSpec(spec: string, values: ServeValues, io: Io): Promise<num
   if (server.engine.store.size > 0)
     io.out(`Started with ${server.engine.store.size} items from ${restoring ? values.save : values.data}`);
   if (values.save !== undefined) io.out(`Saving the store to ${values.save} after every change`);
+  if (values.admin) io.out(`Admin surface on: GET or DELETE ${server.url}/__admin/store (same token)`);
   ready?.ready(server.url);
   await onShutdown(signalled, io, server.url, () => server.close());
   ready?.remove();

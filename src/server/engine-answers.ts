@@ -50,8 +50,13 @@ function entryOf(response: CompiledResponse | undefined): MediaTypeEntry | undef
 }
 
 /** The example a media type documents: `example`, else the first of `examples`, else the schema's. */
-function exampleOf(ctx: AnswerContext, entry: MediaTypeEntry): { value: unknown } | undefined {
+function exampleOf(ctx: AnswerContext, entry: MediaTypeEntry, name?: string): { value: unknown } | undefined {
   const media = (locateRef(ctx.contract.document, entry.pointer)?.value ?? {}) as Json;
+  const named = name === undefined ? undefined : ((media.examples ?? {}) as Json)[name];
+  if (named !== undefined) {
+    const ex = (followRefs(named, ctx.resolve) ?? {}) as Json;
+    if (ex.value !== undefined) return { value: ex.value };
+  }
   if (media.example !== undefined) return { value: media.example };
   for (const raw of Object.values((media.examples ?? {}) as Json)) {
     const ex = (followRefs(raw, ctx.resolve) ?? {}) as Json;
@@ -99,7 +104,8 @@ function unanswerable(op: CompiledOperation, status: number, why: string): WireR
 /**
  * A documented answer of an operation: `value` (a stored item, already placed where the answer keeps
  * it) projected onto the schema and completed, else the documented example, else a plain value.
- * Judged by the contract; a value it refuses gives way to the example, then to the plain value.
+ * Judged by the contract; a value it refuses gives way to the example (the one named, if it is
+ * one), then to the plain value.
  */
 export function documentedAnswer(
   ctx: AnswerContext,
@@ -107,6 +113,7 @@ export function documentedAnswer(
   status: number,
   value: unknown,
   headers: Readonly<Record<string, string>> = {},
+  exampleName?: string,
 ): WireResponse {
   const response = op.responseFor(status);
   const entry = entryOf(response);
@@ -123,7 +130,7 @@ export function documentedAnswer(
   });
   const candidates: (() => unknown)[] = [];
   if (value !== undefined) candidates.push(() => complete(project(value, schema, ctx.resolve), schema, ctx.resolve));
-  const example = exampleOf(ctx, entry);
+  const example = exampleOf(ctx, entry, exampleName);
   // The example with the stored item over it: the item's id and values, the example's for the rest.
   if (value !== undefined && example !== undefined)
     candidates.push(() => project(overlay(example.value, value), schema, ctx.resolve));

@@ -9,6 +9,7 @@ import { checkRequest, followRefs, parseJsonExact, propertiesOf, resourceModel }
 import { KitError } from "../errors.js";
 import type { CoreRequest } from "./core.js";
 import { requestPath } from "./core.js";
+import { createBearerCheck, type AuthFailure } from "./auth.js";
 import { corsHeaders, preflightAnswer, type CorsPolicy } from "./cors.js";
 import { answerContext, documentedAnswer, errorFor, successStatus, type AnswerContext } from "./engine-answers.js";
 import { applyPatch } from "./engine-patch.js";
@@ -25,6 +26,13 @@ export interface EngineOptions {
   readonly maxItems: number;
   /** Called after every request that changed the store (a saver writes it). */
   readonly onChange?: () => void;
+  /**
+   * Honour `Prefer: code=NNN` (a documented status, answered with its example) and
+   * `Prefer: example=NAME` (a named example of the answer), as Prism does. Off by default.
+   */
+  readonly preferOnDemand?: boolean;
+  /** Serve GET and DELETE /__admin/store (list, empty); needs a bearer token of `credentials.tokens`. */
+  readonly admin?: boolean;
 }
 
 /** How one operation is served, for the start-up report. */
@@ -80,13 +88,17 @@ export function createEngine(contract: Contract, options: EngineOptions): Engine
   const store = new ResourceStore(options.maxItems);
   const ctx: Ctx = { contract, model, store, answers: answerContext(contract), bases: basePaths(contract) };
   const credentialsOf = createCredentialCheck(options.credentials);
+  const adminCheck = createBearerCheck(options.credentials.tokens);
   const handle = (request: CoreRequest): WireResponse => {
     const path = requestPath(request.url);
     const preflight = preflightAnswer(contract, options.cors, request.method, path, request.headers);
     if (preflight !== undefined) return preflight;
     const cors = corsHeaders(options.cors, first(request.headers.origin));
     const before = store.version;
-    const answer = route(ctx, credentialsOf, request, path);
+    const answer =
+      options.admin === true && path.startsWith(ADMIN_PREFIX)
+        ? admin(ctx, adminCheck(first(request.headers.authorization)), request.method, path)
+        : route(ctx, credentialsOf, request, path, options.preferOnDemand === true);
     if (store.version !== before) options.onChange?.();
     return cors === undefined ? answer : { ...answer, headers: { ...answer.headers, ...cors } };
   };
@@ -111,6 +123,50 @@ export function createEngine(contract: Contract, options: EngineOptions): Engine
         );
     },
   };
+}
+
+/**
+ * What `Prefer` asks for (RFC 7240; Prism's `code=` and `example=`): a status the operation
+ * documents, and a named example; undefined when it asks for nothing the operation has.
+ */
+function preferred(
+  op: CompiledOperation,
+  prefer: string | undefined,
+): { status: number; example?: string } | undefined {
+  if (prefer === undefined) return undefined;
+  const code = /(?:^|[\s,;])code=(\d{3})(?=$|[\s,;])/.exec(prefer)?.[1];
+  const example = /(?:^|[\s,;])example=([^\s,;]+)/.exec(prefer)?.[1];
+  if (code !== undefined && op.responseFor(Number(code)) !== undefined)
+    return { status: Number(code), ...(example === undefined ? {} : { example }) };
+  if (example !== undefined) return { status: successStatus(op), example };
+  return undefined;
+}
+
+/** The admin surface lives under this prefix, outside the contract's paths, and only with `admin`. */
+const ADMIN_PREFIX = "/__admin/";
+
+/** `GET /__admin/store` lists every collection's items (numbers exact); `DELETE` empties the store. */
+function admin(ctx: Ctx, denied: AuthFailure | undefined, method: string, path: string): WireResponse {
+  if (denied !== undefined)
+    return errorAnswer("PS_UNAUTHORIZED", "the admin surface needs a bearer token", {
+      "www-authenticate": 'Bearer realm="plantstore"',
+    });
+  if (path !== `${ADMIN_PREFIX}store`) return errorAnswer("PS_NOT_FOUND", path);
+  if (method === "GET") {
+    const collections = ctx.store.entries().map((c) => ({
+      path: c.resource,
+      parents: c.parents,
+      items: c.items.map(([, item]) => item),
+    }));
+    const body = writeJson({ count: ctx.store.size, collections });
+    return { status: 200, headers: { "content-type": "application/json" }, body };
+  }
+  if (method === "DELETE") {
+    const removed = ctx.store.size;
+    ctx.store.clear();
+    return { status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify({ removed }) };
+  }
+  return errorAnswer("PS_METHOD_NOT_ALLOWED", `${method} ${path} (allowed: GET, DELETE)`, { allow: "GET, DELETE" });
 }
 
 /** Lets every request through: seed data is the user's own, not a client's. */
@@ -165,6 +221,7 @@ function route(
   credentialsOf: ReturnType<typeof createCredentialCheck>,
   request: CoreRequest,
   requestedPath: string,
+  preferOnDemand = false,
 ): WireResponse {
   // `path` as the contract's templates see it: without the server URL's base path, if it came with one.
   const { found, path } = routeUnder(ctx, request.method, requestedPath);
@@ -181,6 +238,10 @@ function route(
     const challenge: Record<string, string> =
       denied.challenge === undefined ? {} : { "www-authenticate": denied.challenge };
     return errorFor(ctx.answers, op, "PS_UNAUTHORIZED", denied.detail, challenge);
+  }
+  if (preferOnDemand) {
+    const asked = preferred(op, first(request.headers.prefer));
+    if (asked !== undefined) return documentedAnswer(ctx.answers, op, asked.status, undefined, {}, asked.example);
   }
   const accepted = checkRequest(op, { headers: request.headers, body: request.body, path, query });
   if (!accepted.ok) {

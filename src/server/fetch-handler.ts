@@ -76,6 +76,10 @@ export interface MockHandlerOptions {
   readonly maxItems?: number;
   readonly maxBody?: number;
   readonly delay?: number;
+  /** Serve GET and DELETE /__admin/store (list, empty); needs a token too. */
+  readonly admin?: boolean;
+  /** Honour `Prefer: code=NNN` and `Prefer: example=NAME` (Prism's conventions). */
+  readonly preferOnDemand?: boolean;
 }
 
 /** The mock engine of any contract as a fetch-style function, with the engine to inspect its store and model. */
@@ -104,6 +108,8 @@ export function createMockHandler(options: MockHandlerOptions): MockHandler {
     },
     cors: { origins: options.corsOrigins ?? ["*"], headers: checkedCorsHeaders(options.corsHeaders, "corsHeaders") },
     maxItems: wholeNumber(options.maxItems, DEFAULT_MAX_PLANTS, "maxItems"),
+    admin: options.admin === true,
+    preferOnDemand: options.preferOnDemand === true,
   });
   const handle = fetchHandle(
     engine.handle,

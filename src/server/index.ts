@@ -83,6 +83,10 @@ export interface MockServerConfig extends Partial<HttpOptions> {
   readonly dataFile?: string;
   /** Written atomically after every change; a restart with the same file starts from it (over dataFile). */
   readonly saveFile?: string;
+  /** Serve GET and DELETE /__admin/store (list, empty); needs a token too. */
+  readonly admin?: boolean;
+  /** Honour `Prefer: code=NNN` and `Prefer: example=NAME` (Prism's conventions). */
+  readonly preferOnDemand?: boolean;
 }
 
 export interface MockServer extends RunningServer {
@@ -100,6 +104,8 @@ export async function startMockServer(config: MockServerConfig): Promise<MockSer
     cors: { origins: config.corsOrigins ?? ["*"], headers: checkedCorsHeaders(config.corsHeaders, "--cors-headers") },
     maxItems: config.maxItems ?? DEFAULT_MAX_PLANTS,
     onChange: () => save?.(),
+    admin: config.admin === true,
+    preferOnDemand: config.preferOnDemand === true,
   });
   const saved = config.saveFile === undefined ? undefined : savedText(config.saveFile);
   if (saved !== undefined) engine.restore(saved, config.saveFile!);
@@ -117,6 +123,8 @@ export async function startMockServer(config: MockServerConfig): Promise<MockSer
     maxItems: _m,
     dataFile: _d,
     saveFile: _s,
+    admin: _a,
+    preferOnDemand: _p,
     ...httpConfig
   } = config;
   const running = await startHttpServer(engine.handle, { ...DEFAULT_HTTP_OPTIONS, ...stripUndefined(httpConfig) });
