@@ -89,72 +89,15 @@ export function createHttpClient(options: ClientOptions): HttpClient {
    */
   async function exchange(base: URL, prepared: PreparedRequest): Promise<ExchangeResult> {
     const before = opened;
-    const first = await exchangeOnce(base, prepared);
+    const first = await exchangeOnce(base, prepared, agent, options, mask);
     const raced = !first.ok && first.closedEarly === true && opened === before;
     if (!raced) return first;
     // Its own agent, so the request cannot go out on another kept-alive connection.
     const fresh = new Agent(settings);
     try {
-      return await exchangeOnce(base, prepared, fresh);
+      return await exchangeOnce(base, prepared, fresh, options, mask);
     } finally {
       await fresh.close().catch(() => undefined);
-    }
-  }
-
-  async function exchangeOnce(
-    base: URL,
-    prepared: PreparedRequest,
-    dispatcher: Agent = agent,
-  ): Promise<ExchangeResult & { readonly closedEarly?: boolean }> {
-    const started = performance.now();
-    const url = joinUrl(base, prepared.path);
-    // One timer per exchange bounds the whole of it, connect to last byte (undici's own timeouts bound
-    // silences only). A plain controller and timer cost a fraction of AbortSignal.timeout's.
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), options.timeoutMs);
-    let answered = false;
-    try {
-      const res = await request(url, {
-        method: prepared.method as "POST",
-        headers: prepared.headers,
-        body: prepared.body,
-        dispatcher,
-        signal: controller.signal,
-      });
-      answered = true;
-      // 1xx, 204 and 304 answers, and answers to HEAD, end with their headers whatever Content-Length
-      // says (RFC 9112 section 6.3): a stray length is not a broken answer.
-      const bodiless = res.statusCode < 200 || res.statusCode === 204 || res.statusCode === 304;
-      if (bodiless || prepared.method.toUpperCase() === "HEAD") await res.body.dump().catch(() => undefined);
-      const body =
-        bodiless || prepared.method.toUpperCase() === "HEAD"
-          ? Buffer.alloc(0)
-          : await readCapped(res.body, options.maxResponseBytes);
-      if (body === undefined)
-        return fail(
-          "too-large",
-          `the body passed the read cap of ${options.maxResponseBytes} bytes; reading stopped`,
-          started,
-        );
-      const headers: Record<string, string> = {};
-      for (const k in res.headers) {
-        const v = res.headers[k];
-        if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : v;
-      }
-      const decoded = decode(body, headers["content-encoding"], options.maxResponseBytes, mask);
-      if (!decoded.ok) return fail(decoded.kind, decoded.message, started);
-      return {
-        ok: true,
-        response: { status: res.statusCode, headers, body: decoded.body },
-        durationMs: performance.now() - started,
-      };
-    } catch (error) {
-      const f = classify(error, options.timeoutMs, controller.signal.aborted, mask, options.insecure === true);
-      // undici's "other side closed": a FIN. A reset is ECONNRESET.
-      const fin = (error as { code?: unknown }).code === "UND_ERR_SOCKET";
-      return { ...fail(f.kind, f.message, started), closedEarly: fin && !answered && !controller.signal.aborted };
-    } finally {
-      clearTimeout(timer);
     }
   }
 
@@ -163,6 +106,69 @@ export function createHttpClient(options: ClientOptions): HttpClient {
     probe: (base) => probeConnection(base, options.timeoutMs, ca, options.insecure === true, mask),
     close: () => agent.destroy(),
   };
+}
+
+/**
+ * One request and its whole answer on a dispatcher, bounded by one timer. `closedEarly`: the
+ * connection closed with a FIN before any answer (see createHttpClient's exchange).
+ */
+async function exchangeOnce(
+  base: URL,
+  prepared: PreparedRequest,
+  dispatcher: Agent,
+  options: ClientOptions,
+  mask: (text: string) => string,
+): Promise<ExchangeResult & { readonly closedEarly?: boolean }> {
+  const started = performance.now();
+  const url = joinUrl(base, prepared.path);
+  // One timer per exchange bounds the whole of it, connect to last byte (undici's own timeouts bound
+  // silences only). A plain controller and timer cost a fraction of AbortSignal.timeout's.
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), options.timeoutMs);
+  let answered = false;
+  try {
+    const res = await request(url, {
+      method: prepared.method as "POST",
+      headers: prepared.headers,
+      body: prepared.body,
+      dispatcher,
+      signal: controller.signal,
+    });
+    answered = true;
+    // 1xx, 204 and 304 answers, and answers to HEAD, end with their headers whatever Content-Length
+    // says (RFC 9112 section 6.3): a stray length is not a broken answer.
+    const bodiless = res.statusCode < 200 || res.statusCode === 204 || res.statusCode === 304;
+    if (bodiless || prepared.method.toUpperCase() === "HEAD") await res.body.dump().catch(() => undefined);
+    const body =
+      bodiless || prepared.method.toUpperCase() === "HEAD"
+        ? Buffer.alloc(0)
+        : await readCapped(res.body, options.maxResponseBytes);
+    if (body === undefined)
+      return fail(
+        "too-large",
+        `the body passed the read cap of ${options.maxResponseBytes} bytes; reading stopped`,
+        started,
+      );
+    const headers: Record<string, string> = {};
+    for (const k in res.headers) {
+      const v = res.headers[k];
+      if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : v;
+    }
+    const decoded = decode(body, headers["content-encoding"], options.maxResponseBytes, mask);
+    if (!decoded.ok) return fail(decoded.kind, decoded.message, started);
+    return {
+      ok: true,
+      response: { status: res.statusCode, headers, body: decoded.body },
+      durationMs: performance.now() - started,
+    };
+  } catch (error) {
+    const f = classify(error, options.timeoutMs, controller.signal.aborted, mask, options.insecure === true);
+    // undici's "other side closed": a FIN. A reset is ECONNRESET.
+    const fin = (error as { code?: unknown }).code === "UND_ERR_SOCKET";
+    return { ...fail(f.kind, f.message, started), closedEarly: fin && !answered && !controller.signal.aborted };
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
