@@ -6,9 +6,9 @@
 // Not a test: nothing here asserts.
 
 import { loadContract } from "../src/contract/index.js";
-import { runConformance } from "../src/harness/run.js";
-import { DEV_TOKEN, startMockServer } from "../src/server/index.js";
+import { startMockServer } from "../src/server/index.js";
 import { CORPUS, corpusDocuments } from "../test/corpus.js";
+import { judgeEngine } from "../test/engine-run.js";
 
 const names = process.argv.slice(2);
 const documents = names.length > 0 ? corpusDocuments(names) : CORPUS.filter((d) => d.name !== "github-rest-api");
@@ -17,18 +17,7 @@ for (const d of documents) {
   const contract = await loadContract(d.file);
   const server = await startMockServer({ contract, host: "127.0.0.1", port: 0 });
   try {
-    const basic = contract.operations
-      .flatMap((o) => o.security.flat())
-      .filter((s) => s.type === "http" && s.scheme === "basic");
-    const { summary, results } = await runConformance({
-      target: server.url,
-      contract,
-      token: DEV_TOKEN,
-      credentials: Object.fromEntries(basic.map((s) => [s.name, `plantstore:${DEV_TOKEN}`])),
-      noFixtures: true,
-      generate: { count: 10 },
-      seed: 5n,
-    });
+    const { summary, results } = await judgeEngine(contract, server.url);
     const seconds = ((Date.now() - started) / 1000).toFixed(0);
     const exercised = `${summary.coverage.operations.exercised}/${contract.operations.length}`;
     console.log(`${d.name}: exit ${summary.exitCode}, ${exercised} operations, ${seconds} s`);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { loadContract } from "../src/contract/index.js";
-import { runConformance } from "../src/harness/run.js";
-import { DEV_TOKEN, startMockServer } from "../src/server/index.js";
+import { startMockServer } from "../src/server/index.js";
 import { corpusDocuments } from "../test/corpus.js";
+import { judgeEngine } from "../test/engine-run.js";
 
 // The mock engine (`serve --spec`) judged by the kit's own harness, on public documents nobody here
 // wrote (test/data/corpus, licences in its README): over loopback, generated cases, every operation
@@ -33,18 +33,7 @@ describe("the mock engine of public documents, judged by the harness", () => {
       const contract = await loadContract(doc.file);
       const server = await startMockServer({ contract, host: "127.0.0.1", port: 0 });
       try {
-        const basic = contract.operations
-          .flatMap((o) => o.security.flat())
-          .filter((s) => s.type === "http" && s.scheme === "basic");
-        const { summary, results } = await runConformance({
-          target: server.url,
-          contract,
-          token: DEV_TOKEN,
-          credentials: Object.fromEntries(basic.map((s) => [s.name, `plantstore:${DEV_TOKEN}`])),
-          noFixtures: true,
-          generate: { count: 10 },
-          seed: 5n,
-        });
+        const { summary, results } = await judgeEngine(contract, server.url);
         const bad = results.filter((r) => r.outcome !== "pass");
         expect(summary.exitCode, JSON.stringify(bad, null, 1).slice(0, 3000)).toBe(0);
         expect(summary.coverage.operations.exercised).toBe(contract.operations.length);

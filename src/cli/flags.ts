@@ -37,6 +37,14 @@ export interface Flag {
 
 export type FlagTable = Readonly<Record<string, Flag>>;
 
+/** `--ready-file FILE` of serve, mock and proxy (ready.ts), written once. */
+export const READY_FILE_FLAG = {
+  type: "string",
+  value: "FILE",
+  help: "once listening, write the URL to FILE (atomically), for a script to wait on; removed on stop",
+  option: null,
+} as const satisfies Flag;
+
 /** A command as --help and docs/flags.md describe it. */
 export interface CommandFlags<T extends FlagTable = FlagTable> {
   readonly command: string;

@@ -6,7 +6,7 @@ import { KitError } from "../errors.js";
 import { startPrism } from "../mock/prism.js";
 import { DEFAULT_HTTP_OPTIONS, DEV_TOKEN } from "../server/index.js";
 import { parseFlags } from "./args.js";
-import { helpText, type CommandFlags } from "./flags.js";
+import { helpText, READY_FILE_FLAG, type CommandFlags } from "./flags.js";
 import type { Io } from "./io.js";
 import { readyFile } from "./ready.js";
 import { createPlantCurl } from "./serve.js";
@@ -53,12 +53,7 @@ export const MOCK = {
       defaultText: "the kit's spec/openapi.yaml",
       option: "PrismOptions.spec",
     },
-    "ready-file": {
-      type: "string",
-      value: "FILE",
-      help: "once listening, write the URL to FILE (atomically), for a script to wait on; removed on stop",
-      option: null,
-    },
+    "ready-file": READY_FILE_FLAG,
     help: { type: "boolean", short: "h", help: "show this help", option: null },
   },
   footer:

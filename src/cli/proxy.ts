@@ -12,7 +12,7 @@ import {
 import { KitError } from "../errors.js";
 import { DEFAULT_SPEC } from "../paths.js";
 import { parseFlags, parseReportFlag } from "./args.js";
-import { helpText, type CommandFlags } from "./flags.js";
+import { helpText, READY_FILE_FLAG, type CommandFlags } from "./flags.js";
 import type { Io } from "./io.js";
 import { readyFile } from "./ready.js";
 
@@ -114,12 +114,7 @@ the reports, and an exit code to gate CI on.`,
     },
     strict: { type: "boolean", help: "every level counts (the union of them all)", option: `${options}.strict` },
     verbose: { type: "boolean", help: "also print notes and every exchange", option: "ProxyConsoleOptions.verbose" },
-    "ready-file": {
-      type: "string",
-      value: "FILE",
-      help: "once listening, write the URL to FILE (atomically), for a script to wait on; removed on stop",
-      option: null,
-    },
+    "ready-file": READY_FILE_FLAG,
     help: { type: "boolean", short: "h", help: "show this help", option: null },
   },
   footer: `Tokens are never printed: Authorization credentials and the contract's apiKey values are masked in

@@ -9,7 +9,7 @@ import {
 } from "../server/index.js";
 import { shellQuote } from "../shell.js";
 import { parseFlags } from "./args.js";
-import { helpText, type CommandFlags } from "./flags.js";
+import { helpText, READY_FILE_FLAG, type CommandFlags } from "./flags.js";
 import { onShutdown, type Io } from "./io.js";
 import { readyFile } from "./ready.js";
 
@@ -127,12 +127,7 @@ export const SERVE = {
       option: null,
     },
     quiet: { type: "boolean", help: "no per-request log lines", option: null },
-    "ready-file": {
-      type: "string",
-      value: "FILE",
-      help: "once listening, write the URL to FILE (atomically), for a script to wait on; removed on stop",
-      option: null,
-    },
+    "ready-file": READY_FILE_FLAG,
     help: { type: "boolean", short: "h", help: "show this help", option: null },
   },
   footer: "Tokens you pass are never printed. Stop with Ctrl-C (SIGINT) or SIGTERM: requests in flight finish first.",

@@ -6,12 +6,10 @@ import { NEAR_MISS_KINDS, unpresentableSecurity } from "./credentials.js";
 import { Random } from "./fresh.js";
 import { typesOf, view } from "./generate-schema-view.js";
 import { unsatisfiable, type Unsatisfiable } from "./generate-unsatisfiable.js";
+import { bodyContentType, bodyMediaType } from "./generate-encoding.js";
+import { bodyRulesBreakable } from "./generate-mutations.js";
+import { formatArb, patternArb } from "./generate-strings.js";
 import {
-  formatArb,
-  patternArb,
-  bodyContentType,
-  bodyMediaType,
-  bodyRulesBreakable,
   minimalBody,
   negativeBodies,
   positiveBodies,

@@ -4,7 +4,6 @@ import { escapePointer, parseJsonExact, stringifyExact } from "../contract/index
 import { bodyContext, encodeBody, judge, schemaOf, verdict } from "./generate-encoding.js";
 import { mutations, refusedAt } from "./generate-mutations.js";
 import { typeOf, view } from "./generate-schema-view.js";
-import { formatArb, patternArb } from "./generate-strings.js";
 import { JSON_REQUEST, leftOut, valuesOf, type ValueContext } from "./generate-values.js";
 
 /**
@@ -27,11 +26,6 @@ export interface GeneratedBody {
 export function flatten(doc: unknown, schema: unknown): Schema {
   return view(doc, schema);
 }
-
-export { formatArb, patternArb };
-// Where generate-request.ts reads them (generate-encoding.ts and generate-mutations.ts are their homes).
-export { bodyContentType, bodyMediaType } from "./generate-encoding.js";
-export { bodyRulesBreakable } from "./generate-mutations.js";
 
 /**
  * Positive values of a schema, built to satisfy it (generate-values.ts). The context says which

@@ -3,12 +3,28 @@
 // API keys take the configured tokens; basic takes `user:password` pairs. Plain code, browser-safe.
 
 import type { CompiledOperation, SecurityScheme } from "../contract/portable.js";
-import { createBearerCheck } from "./auth.js";
+import { acceptedTokens, createBearerCheck } from "./auth.js";
+import { DEV_TOKEN } from "./defaults.js";
 
 /** What the engine accepts: bearer tokens and API keys, and basic `user:password` pairs. */
 export interface EngineCredentials {
   readonly tokens: readonly string[];
   readonly basic: readonly string[];
+}
+
+/**
+ * The credentials a mock accepts: the tokens given (checked as RFC 6750 b64tokens; `option` names
+ * them in an error) else the development token, and the basic pairs given else `plantstore:` and it.
+ */
+export function engineCredentials(
+  tokens: readonly string[] | undefined,
+  basic: readonly string[] | undefined,
+  option: string,
+): EngineCredentials {
+  return {
+    tokens: acceptedTokens(tokens, option),
+    basic: basic !== undefined && basic.length > 0 ? basic : [`plantstore:${DEV_TOKEN}`],
+  };
 }
 
 export interface CredentialRequest {

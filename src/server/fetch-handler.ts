@@ -6,8 +6,9 @@ import { parseSeedData, seedStore } from "./admin.js";
 import { acceptedTokens } from "./auth.js";
 import { createCore, type CoreRequest } from "./core.js";
 import { checkedCorsHeaders } from "./cors.js";
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_PLANTS, DEV_TOKEN, type ReferenceOptions } from "./defaults.js";
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_PLANTS, type ReferenceOptions } from "./defaults.js";
 import { createEngine, type Engine } from "./engine.js";
+import { engineCredentials } from "./engine-security.js";
 import { errorAnswer, type WireResponse } from "./error-answers.js";
 import { PlantStore } from "./store.js";
 
@@ -100,12 +101,8 @@ export function createMockHandler(options: MockHandlerOptions): MockHandler {
       ? compileContract(options.document as Record<string, unknown>, "document")
       : undefined);
   if (contract === undefined) throw new KitError("PS_USAGE", "createMockHandler needs a contract or a document");
-  const tokens = acceptedTokens(options.tokens, "tokens");
   const engine = createEngine(contract, {
-    credentials: {
-      tokens,
-      basic: options.basic !== undefined && options.basic.length > 0 ? options.basic : [`plantstore:${DEV_TOKEN}`],
-    },
+    credentials: engineCredentials(options.tokens, options.basic, "tokens"),
     cors: { origins: options.corsOrigins ?? ["*"], headers: checkedCorsHeaders(options.corsHeaders, "corsHeaders") },
     maxItems: wholeNumber(options.maxItems, DEFAULT_MAX_PLANTS, "maxItems"),
     admin: options.admin === true,

@@ -8,6 +8,7 @@ import { DEFAULT_MAX_PLANTS, DEV_TOKEN, type ReferenceOptions } from "./defaults
 import type { WireResponse } from "./error-answers.js";
 import { DEFAULT_HTTP_OPTIONS, startHttpServer, type HttpOptions, type RunningServer } from "./http-adapter.js";
 import { createEngine, type Engine, type ServedOperation } from "./engine.js";
+import { engineCredentials } from "./engine-security.js";
 import { dataText, fileSaver, savedText } from "./save-file.js";
 import { loadSeedData } from "./seed-file.js";
 import { PlantStore } from "./store.js";
@@ -96,11 +97,9 @@ export interface MockServer extends RunningServer {
 
 /** Serves any contract with the mock engine (engine.ts) over HTTP: stateful, in memory. */
 export async function startMockServer(config: MockServerConfig): Promise<MockServer> {
-  const tokens = acceptedTokens(config.tokens, "--token");
-  const basic = config.basic !== undefined && config.basic.length > 0 ? config.basic : [`plantstore:${DEV_TOKEN}`];
   let save: (() => void) | undefined;
   const engine = createEngine(config.contract, {
-    credentials: { tokens, basic },
+    credentials: engineCredentials(config.tokens, config.basic, "--token"),
     cors: { origins: config.corsOrigins ?? ["*"], headers: checkedCorsHeaders(config.corsHeaders, "--cors-headers") },
     maxItems: config.maxItems ?? DEFAULT_MAX_PLANTS,
     onChange: () => save?.(),
