@@ -1,6 +1,6 @@
 import { loadContract } from "../src/contract/index.js";
 import { DEFAULT_SPEC } from "../src/paths.js";
-import { createCore, PlantStore, type CoreRequest } from "../src/server/index.js";
+import { createReferenceEngine, type CoreRequest, type Engine } from "../src/server/index.js";
 import { median } from "./load.js";
 
 // Run as its own process with --expose-gc (bench/run.ts does): node --expose-gc dist/bench/memory.js N1 N2
@@ -29,11 +29,12 @@ const counts = process.argv
   .sort((a, b) => a - b);
 const largest = Math.max(...counts);
 const headers = { "content-type": "application/json", authorization: "Bearer bench" };
-const makeCore = (store: PlantStore) => createCore(contract, store, { tokens: ["bench"], cors: { origins: [] } });
-const full = new PlantStore(largest + 10_000_000);
-const empty = new PlantStore(largest + 10_000_000);
-const onFull = makeCore(full);
-const onEmpty = makeCore(empty);
+const makeEngine = (): Engine =>
+  createReferenceEngine(contract, { tokens: ["bench"], cors: { origins: [] }, maxPlants: largest + 10_000_000 });
+const fullEngine = makeEngine();
+const emptyEngine = makeEngine();
+const [full, empty] = [fullEngine.store, emptyEngine.store];
+const [onFull, onEmpty] = [fullEngine.handle, emptyEngine.handle];
 let nextId = 1;
 const create = (handle: (r: CoreRequest) => { status: number }): void => {
   const id = nextId++;

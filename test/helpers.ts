@@ -1,5 +1,6 @@
 import { loadContract, type Contract } from "../src/contract/index.js";
 import { DEFAULT_SPEC } from "../src/paths.js";
+import type { ResourceStore } from "../src/server/engine-store.js";
 
 let contract: Promise<Contract> | undefined;
 
@@ -26,3 +27,22 @@ export async function withReference<T>(fn: (url: string) => Promise<T>): Promise
     await server.close(100);
   }
 }
+
+/**
+ * The plants a reference store holds, ordered by id: each `{ id, plant }`, the id in canonical
+ * decimal (exact for every int64) and the plant as the store keeps it, without its id.
+ */
+export function plantsIn(store: ResourceStore): { id: string; plant: Record<string, unknown> }[] {
+  return store
+    .itemsOf("/plants")
+    .map(([id, item]) => {
+      const { id: _id, ...plant } = item as Record<string, unknown>;
+      return { id, plant, n: BigInt(id) };
+    })
+    .sort((a, b) => (a.n < b.n ? -1 : a.n > b.n ? 1 : 0))
+    .map(({ id, plant }) => ({ id, plant }));
+}
+
+/** One stored plant by its id, without the id; undefined when the store has none. */
+export const storedPlant = (store: ResourceStore, id: string): Record<string, unknown> | undefined =>
+  plantsIn(store).find((p) => p.id === id)?.plant;

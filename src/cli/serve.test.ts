@@ -183,7 +183,12 @@ describe("plantstore serve", () => {
     const asked = await fetch(`${url}/plants/12`, { headers: { ...auth, prefer: "code=404" } });
     expect([asked.status, await asked.json()]).toEqual([
       404,
-      { type: "about:blank", title: "Not Found", status: 404, detail: "no plant has id 12" },
+      {
+        title: "Not Found",
+        status: 404,
+        detail: "an error answer asked for with Prefer: code=404",
+        code: "PS_EXAMPLE_ERROR",
+      },
     ]);
     const named = await fetch(`${url}/plants`, { headers: { ...auth, prefer: "example=two" } });
     expect(((await named.json()) as unknown[]).length).toBe(2);
@@ -227,6 +232,6 @@ describe("plantstore serve --spec with --data and --save", () => {
     writeFileSync(data, '{"/plants": [{"id": 1, "name": "Fern"}, {"id": "two", "name": "Ivy"}]}');
     const result = await runCli(["serve", "--spec", spec, "--port", "0", "--data", data]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/seed\.json: \/plants item 1: 400 .*body\/id/);
+    expect(result.stderr).toMatch(/seed\.json: \/plants item 1: \[1\]\/id: must be an integer/);
   });
 });

@@ -1,5 +1,4 @@
 import { existsSync } from "node:fs";
-import { KitError } from "../errors.js";
 import {
   DEFAULT_HTTP_OPTIONS,
   DEFAULT_MAX_PLANTS,
@@ -123,7 +122,7 @@ export const SERVE = {
     save: {
       type: "string",
       value: "FILE",
-      help: "with --spec: keep the store in FILE, written atomically after every change; a restart starts from it",
+      help: "keep the store in FILE, written atomically after every change; a restart starts from it",
       option: null,
     },
     quiet: { type: "boolean", help: "no per-request log lines", option: null },
@@ -142,9 +141,8 @@ export async function serve(argv: string[], io: Io): Promise<number> {
   }
   const tokens = values.token ?? [];
   if (values.spec !== undefined) return serveSpec(values.spec, values, io);
-  if (values.save !== undefined)
-    throw new KitError("PS_USAGE", "--save needs --spec (the Plant Store server does not save yet)");
   const ready = readyFile(values["ready-file"]);
+  const restoring = values.save !== undefined && existsSync(values.save);
   // Listening for signals before the server: one sent during start-up stops it once it listens.
   const signalled = io.signal;
   const server = await startReferenceServer({
@@ -160,6 +158,7 @@ export async function serve(argv: string[], io: Io): Promise<number> {
     admin: values.admin,
     errorsOnDemand: values["errors-on-demand"],
     dataFile: values.data,
+    saveFile: values.save,
     log: values.quiet ? undefined : io.out,
   });
   const bearer = tokens.length === 0 ? DEV_TOKEN : "$PLANTSTORE_TOKEN";
@@ -169,7 +168,9 @@ export async function serve(argv: string[], io: Io): Promise<number> {
     io.out(
       `Accepting the ${tokens.length} token(s) you configured; set PLANTSTORE_TOKEN to one of them for the command below.`,
     );
-  if (values.data !== undefined) io.out(`Started with ${server.store.size} plants from ${values.data}`);
+  if (values.data !== undefined || restoring)
+    io.out(`Started with ${server.store.size} plants from ${restoring ? values.save : values.data}`);
+  if (values.save !== undefined) io.out(`Saving the store to ${values.save} after every change`);
   io.out("Try it:");
   io.out(`  ${createPlantCurl(server.url, bearer)}`);
   if (values.admin) io.out(`Admin surface on: GET or DELETE ${server.url}/__admin/plants (same token)`);

@@ -66,7 +66,7 @@ export type { JsonType, ValueShape } from "./parameter-shape.js";
 export { parseCookie, parseHeader, parsePath, parseQuery, splitCookies, splitQuery } from "./parameter-parse.js";
 export type { CookiePairs, QueryPairs } from "./parameter-parse.js";
 export type { ParsedParameter } from "./parameter-read.js";
-export { producerFor, resourceModel, ROLES, ROLE_EXTENSION, ID_EXTENSION } from "./resources.js";
+export { producerFor, resourceModel, singular, ROLES, ROLE_EXTENSION, ID_EXTENSION } from "./resources.js";
 export type { IdProperty, ListShape, Paging, Producer, Resource, ResourceModel, Role } from "./resources.js";
 export { followRefs, propertiesOf } from "./schema-properties.js";
 export type { ObjectProperties, Resolve } from "./schema-properties.js";

@@ -160,6 +160,49 @@ describe("resources of other shapes", () => {
     expect(resourceModel(c).whyOutside(c.operation("crons")!)).toBe("no operation creates cron (no POST on /cron)");
   });
 
+  it("the Plant Store: a path that takes only a POST of an object, named as a plural, is a collection; the client's id is its key", async () => {
+    const c = await loadContract(join(KIT_ROOT, "spec", "openapi.yaml"));
+    expect(rows(c)).toEqual([
+      {
+        name: "plants",
+        collection: "/plants",
+        item: undefined,
+        parents: [],
+        roles: { create: "createPlant" },
+        id: "request:id (guessed)",
+        list: undefined,
+      },
+    ]);
+    expect(resourceModel(c).resources[0]!.notes).toEqual([
+      "/plants is guessed to be a collection: it takes only a POST and its name is a plural",
+      "the id of plants is guessed: property id (id, an id-like property)",
+    ]);
+  });
+
+  it("a POST-only path is no collection when its name is no plural, its body no object, or it has other methods", () => {
+    const post = (operationId: string, schema: unknown = Plant) => ({
+      post: { operationId, requestBody: body(schema), responses: { "200": ok("done", Plant) } },
+    });
+    const c = doc({
+      "/search": post("search"),
+      "/status": post("status"),
+      "/analysis": post("analyse"),
+      "/messages": post("send", { type: "string" }),
+      "/jobs": { ...post("runJob"), put: { operationId: "putJobs", responses: { "204": ok() } } },
+      "/tasks": { post: { ...post("addTask").post, "x-plantstore-role": "none" } },
+      "/boxes": post("addBox"),
+      "/cron": { post: { ...post("schedule").post, "x-plantstore-role": "create" } },
+    });
+    expect(rows(c).map((r) => [r.collection, r.roles])).toEqual([
+      ["/boxes", { create: "addBox" }],
+      ["/cron", { create: "schedule" }],
+    ]);
+    expect(resourceModel(c).resources.find((r) => r.name === "cron")!.notes[0]).toBe(
+      "schedule is its create, as x-plantstore-role says",
+    );
+    expect(resourceModel(c).whyOutside(c.operation("addTask")!)).toBe("x-plantstore-role: none");
+  });
+
   it("a list whose answer holds no array is outside; the create and read stay", () => {
     const c = doc({
       "/notes": {
@@ -170,7 +213,8 @@ describe("resources of other shapes", () => {
         post: { operationId: "addNote", requestBody: body(Plant), responses: { "201": ok("made", Plant) } },
       },
     });
-    expect(rows(c)[0]).toMatchObject({ roles: { create: "addNote" }, item: undefined, id: undefined });
+    // No item path names one note: the answer's `id` is the id, guessed.
+    expect(rows(c)[0]).toMatchObject({ roles: { create: "addNote" }, item: undefined, id: "response:id (guessed)" });
     expect(resourceModel(c).whyOutside(c.operation("count")!)).toBe("its success answer holds no array of items");
   });
 

@@ -132,12 +132,27 @@ function buildModel(contract: Contract): ResourceModel {
     )
       collections.add(path);
 
+  // A path that only takes a POST of an object and is named as a plural (`/plants`) is a collection
+  // whose other operations the document does not show; so is one where an author says so.
+  const createOnly = new Set<string>();
+  for (const [path, ops] of byPath)
+    if (!collections.has(path) && createOnlyCollection(doc, resolve, path, ops)) createOnly.add(path);
+
   const resources: Resource[] = [];
-  for (const collectionPath of [...collections].sort()) {
+  for (const collectionPath of [...collections, ...createOnly].sort()) {
     const itemPath = [...itemPaths].find((p) => p.slice(0, p.lastIndexOf("/")) === collectionPath);
     const found = buildResource(contract, resolve, collectionPath, itemPath, byPath, outside);
     if (found === undefined) continue;
-    const built = { ...found, collectionPath: real(collectionPath)!, itemPath: real(itemPath) };
+    const guess =
+      createOnly.has(collectionPath) && !declared(doc, byPath.get(collectionPath))
+        ? [`${real(collectionPath)} is guessed to be a collection: it takes only a POST and its name is a plural`]
+        : [];
+    const built = {
+      ...found,
+      collectionPath: real(collectionPath)!,
+      itemPath: real(itemPath),
+      notes: [...guess, ...found.notes],
+    };
     resources.push(built);
     for (const role of ROLES) {
       const op = built.operations[role];
@@ -152,6 +167,35 @@ function buildModel(contract: Contract): ResourceModel {
     roleOf: (op) => roles.get(op),
     whyOutside: (op) => (roles.has(op) ? undefined : outside.get(op)),
   };
+}
+
+/** A path's last segment read as a plural noun: `plants`, `boxes`, not `status`, `access` or `analysis`. */
+const PLURAL = /^[a-z][a-z0-9_-]*[^isu]s$/i;
+
+/** Some operation of the path has its role from x-plantstore-role. */
+const declared = (doc: unknown, ops: readonly CompiledOperation[] | undefined): boolean =>
+  (ops ?? []).some((op) => declaredRole(doc, op) !== undefined && declaredRole(doc, op) !== "none");
+
+/**
+ * A path that is a collection though no item path or list shows it: an author declares a create or
+ * list on it, or it takes only a POST of a JSON object and its last segment is a plural.
+ */
+function createOnlyCollection(
+  doc: unknown,
+  resolve: Resolve,
+  path: string,
+  ops: readonly CompiledOperation[],
+): boolean {
+  const last = path.split("/").at(-1) ?? "";
+  if (ITEM_SEGMENT.test(last) || last === "") return false;
+  if (ops.some((op) => ["create", "list"].includes(declaredRole(doc, op) ?? ""))) return true;
+  const posts = ops.filter((op) => op.method === "post");
+  return (
+    posts.length === 1 &&
+    ops.every((op) => op.method === "post" || declaredRole(doc, op) === "none") &&
+    PLURAL.test(decodeURIComponent(last)) &&
+    shapeOfSchema(requestSchema(doc, posts[0]!), resolve).kind === "object"
+  );
 }
 
 /** A path without the format suffix of its last segment (`.json`, `.xml`). */
@@ -219,7 +263,8 @@ function buildResource(
       delete operations.list;
     }
   }
-  const id = idParameter === undefined ? undefined : idProperty(doc, resolve, create, operations, idParameter, name);
+  // Without an item path, the id is sought as a parameter `{plantId}` would name it.
+  const id = idProperty(doc, resolve, create, operations, idParameter ?? `${singular(name)}Id`, name, !idParameter);
   if (id?.guessed) notes.push(`the id of ${name} is guessed: property ${id.name} (${id.source})`);
   if (idParameter !== undefined && id === undefined)
     notes.push(`no property of ${create.operationId}'s answer or request is the id {${idParameter}}`);
@@ -274,6 +319,7 @@ function idProperty(
   operations: Partial<Record<Role, CompiledOperation>>,
   parameter: string,
   name: string,
+  notional = false,
 ): IdProperty | undefined {
   const answerTop = answerSchema(doc, create);
   const request = propertiesOf(requestSchema(doc, create), resolve);
@@ -290,17 +336,24 @@ function idProperty(
     const where = (name: string): "response" | "request" | undefined =>
       scalar(answer, name)
         ? "response"
-        : at === "" && request.required.has(name) && scalar(request, name)
+        : at === "" && request.required.has(name) && !request.readOnly.has(name) && scalar(request, name)
           ? "request"
           : undefined;
     const found = (name: string, source: string, guessed: boolean): IdProperty | undefined => {
       const place = where(name);
       return place === undefined ? undefined : { name, in: place, at: place === "request" ? "" : at, source, guessed };
     };
+    // The request's required properties are candidates too where the item is the answer itself.
+    const requiredInRequest = [...request.properties].filter(
+      ([k]) => at === "" && request.required.has(k) && !request.readOnly.has(k),
+    );
+    const named = { properties: new Map([...answer.properties, ...requiredInRequest]) };
     const id =
       (declared === undefined ? undefined : found(declared, ID_EXTENSION, false)) ??
-      found(parameter, "the parameter's name", false) ??
-      idSuffix(parameter, answer, (n) => found(n, `${n}, the end of the parameter {${parameter}}`, true));
+      found(parameter, notional ? "the resource's name with Id" : "the parameter's name", notional) ??
+      idSuffix(parameter, named, (n) =>
+        found(n, notional ? `${n}, an id-like property` : `${n}, the end of the parameter {${parameter}}`, true),
+      );
     if (id !== undefined) return id;
     const readOnlyIds = [...answer.readOnly].filter((n) => /id$/i.test(n));
     if (readOnlyIds.length === 1)
@@ -329,6 +382,14 @@ function idSuffix(
     .filter((k) => ID_LIKE.test(loose(k)) && loose(parameter).endsWith(loose(k)))
     .sort((a, b) => loose(b).length - loose(a).length);
   return candidates.length === 0 ? undefined : found(candidates[0]!);
+}
+
+/** A plural name in the singular: `plants` is `plant`, `boxes` `box`, `categories` `category`. */
+export function singular(name: string): string {
+  if (/ies$/i.test(name)) return `${name.slice(0, -3)}y`;
+  if (/(s|x|z|ch|sh)es$/i.test(name)) return name.slice(0, -2);
+  if (/[^s]s$/i.test(name)) return name.slice(0, -1);
+  return name;
 }
 
 /** Names an envelope gives the one item it holds. */

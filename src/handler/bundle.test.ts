@@ -16,7 +16,7 @@ const SCRIPT = join(KIT_ROOT, "scripts", "bundle-browser.mjs");
 const IN_A_WEB_REALM = `
 import { readFileSync } from "node:fs";
 import vm from "node:vm";
-const web = { Request, Response, Headers, ReadableStream, TextEncoder, TextDecoder, URL, crypto, setTimeout, clearTimeout, queueMicrotask, structuredClone, console };
+const web = { Request, Response, Headers, ReadableStream, TextEncoder, TextDecoder, URL, URLSearchParams, atob, btoa, crypto, setTimeout, clearTimeout, queueMicrotask, structuredClone, console };
 const context = vm.createContext({ ...web });
 const kit = new vm.SourceTextModule(readFileSync(process.argv[1], "utf8"), { context, identifier: "plantstore-handler.js" });
 await kit.link((specifier) => { throw new Error("the bundle imports " + specifier); });
@@ -48,7 +48,7 @@ describe("the browser bundle (dist/browser/plantstore-handler.js)", () => {
         "DEV_TOKEN",
         "ERROR_ANSWERS",
         "KitError",
-        "PlantStore",
+        "ResourceStore",
         "createPlantStoreHandler",
       ],
       created: [200, '{"name":"a"}'],
@@ -61,7 +61,7 @@ describe("the browser bundle (dist/browser/plantstore-handler.js)", () => {
   it("is not built when something on the handler's import path needs Node", async () => {
     const dir = mkdtempSync(join(tmpdir(), "plantstore-bundle-"));
     try {
-      // The Node entry reaches node:http (the adapter), node:fs (--data FILE) and swagger-parser.
+      // The Node entry reaches node:http (the adapter), node:fs (--data and --save files) and swagger-parser.
       const entry = join(dir, "entry.js");
       writeFileSync(entry, `export * from ${JSON.stringify(join(KIT_ROOT, "dist", "src", "server", "index.js"))};\n`);
       const failure = await run(process.execPath, [SCRIPT, entry, join(dir, "out.js")]).then(
@@ -70,7 +70,7 @@ describe("the browser bundle (dist/browser/plantstore-handler.js)", () => {
       );
       expect(failure?.code).toBe(1);
       expect(failure?.stderr).toContain("node:http is a Node built-in (imported by dist/src/server/http-adapter.js)");
-      expect(failure?.stderr).toContain("node:fs is a Node built-in (imported by dist/src/server/seed-file.js)");
+      expect(failure?.stderr).toContain("node:fs is a Node built-in (imported by dist/src/server/save-file.js)");
       expect(failure?.stderr).toContain("not built");
       expect(existsSync(join(dir, "out.js"))).toBe(false);
     } finally {

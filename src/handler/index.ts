@@ -3,8 +3,7 @@
 export { createPlantStoreHandler } from "../server/fetch-handler.js";
 export type { PlantStoreHandler, PlantStoreHandlerOptions } from "../server/fetch-handler.js";
 export { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_PLANTS, DEV_TOKEN } from "../server/defaults.js";
-export { PlantStore } from "../server/store.js";
-export type { InsertOutcome } from "../server/store.js";
+export { ResourceStore } from "../server/engine-store.js";
 export { ERROR_ANSWERS } from "../server/error-answers.js";
 export type { ErrorAnswerCode } from "../server/error-answers.js";
 export { KitError } from "../errors.js";

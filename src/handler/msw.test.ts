@@ -2,6 +2,7 @@ import { http } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createPlantStoreHandler, DEV_TOKEN } from "./index.js";
+import { storedPlant } from "../../test/helpers.js";
 
 // What a frontend test suite does: Mock Service Worker intercepts fetch and the handler answers,
 // with no port anywhere.
@@ -24,7 +25,7 @@ describe("the handler under Mock Service Worker (Node)", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("application/json");
     expect(await res.json()).toEqual({ name: "Boston fern", tag: "fern" });
-    expect(handler.store.get("9007199254740993")).toEqual({ name: "Boston fern", tag: "fern" });
+    expect(storedPlant(handler.store, "9007199254740993")).toEqual({ name: "Boston fern", tag: "fern" });
     const list = await fetch("http://plantstore.test/__admin/plants", {
       headers: { authorization: `Bearer ${DEV_TOKEN}` },
     });

@@ -1,12 +1,12 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { jsonHeaders, kitContract, TOKEN } from "../../test/helpers.js";
+import { jsonHeaders, kitContract, plantsIn, TOKEN } from "../../test/helpers.js";
 import { tempDir } from "../../test/temp-dir.js";
 import { KitError } from "../errors.js";
-import { loadSeedData } from "./seed-file.js";
-import { createCore, type CoreRequest } from "./core.js";
-import { PlantStore } from "./store.js";
+import { createReferenceEngine, type CoreOptions } from "./core.js";
+import type { CoreRequest } from "./request.js";
+import { dataText } from "./save-file.js";
 
 const contract = await kitContract();
 const req = (method: string, url: string, headers: Record<string, string> = jsonHeaders(), body = ""): CoreRequest => ({
@@ -16,15 +16,17 @@ const req = (method: string, url: string, headers: Record<string, string> = json
   body: Buffer.from(body),
 });
 
+const engineWith = (options: Partial<CoreOptions> = {}) =>
+  createReferenceEngine(contract, { tokens: [TOKEN], cors: { origins: [] }, maxPlants: 10, ...options });
+
 describe("the admin surface", () => {
   it("is not there unless asked for", () => {
-    const core = createCore(contract, new PlantStore(10), { tokens: [TOKEN], cors: { origins: [] } });
+    const core = engineWith().handle;
     expect(core(req("GET", "/__admin/plants")).status).toBe(404);
   });
 
   it("lists the store with exact ids, empties it, and needs the token", () => {
-    const store = new PlantStore(10);
-    const core = createCore(contract, store, { tokens: [TOKEN], cors: { origins: [] }, admin: true });
+    const { handle: core, store } = engineWith({ admin: true });
     expect(core(req("POST", "/plants", jsonHeaders(), '{"id":9223372036854775807,"name":"a","tag":"t"}')).status).toBe(
       200,
     );
@@ -50,14 +52,18 @@ describe("seed data", () => {
     return file;
   };
 
-  it("loads NewPlant objects with exact ids", () => {
-    const data = loadSeedData(
-      write('[{"id":9007199254740993,"name":"a"},{"id":2,"name":"b","tag":"t","extra":1}]'),
-      contract,
-    );
+  /** Seeds a new reference engine from a `--data` file, as `serve --data FILE` does. */
+  const loadSeedData = (file: string) => {
+    const engine = engineWith();
+    engine.seed(dataText(file), file);
+    return plantsIn(engine.store);
+  };
+
+  it("loads NewPlant objects with exact ids, keeping only the contract's fields", () => {
+    const data = loadSeedData(write('[{"id":9007199254740993,"name":"a"},{"id":2,"name":"b","tag":"t","extra":1}]'));
     expect(data).toEqual([
-      { id: "9007199254740993", plant: { name: "a" } },
       { id: "2", plant: { name: "b", tag: "t" } },
+      { id: "9007199254740993", plant: { name: "a" } },
     ]);
   });
 
@@ -70,7 +76,7 @@ describe("seed data", () => {
     const file = write(text);
     let error: unknown;
     try {
-      loadSeedData(file, contract);
+      loadSeedData(file);
     } catch (e) {
       error = e;
     }

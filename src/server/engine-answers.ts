@@ -164,6 +164,17 @@ const REASONS: Readonly<Record<number, string>> = {
   500: "Internal Server Error",
 };
 
+/** What an error answer carries besides its code and detail. */
+export interface ErrorMore {
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Properties after `code` (a refusal's violations), where the documented shape allows them. */
+  readonly extra?: Readonly<Record<string, unknown>>;
+  /** Replaces the table's status: 415 for a media type where the operation documents it. */
+  readonly status?: number;
+  /** Replaces the table's message: one that names the resource. */
+  readonly message?: string;
+}
+
 /**
  * The kit's error for a request the engine refuses (a code of the wire-error table and what exactly
  * was wrong), in the shape the operation documents for its status: each declared property that
@@ -177,11 +188,10 @@ export function errorFor(
   op: CompiledOperation | undefined,
   code: ErrorAnswerCode,
   detail?: string,
-  headers: Readonly<Record<string, string>> = {},
-  extra: Readonly<Record<string, unknown>> = {},
-  status?: number,
+  more: ErrorMore = {},
 ): WireResponse {
-  const table = errorAnswer(code, detail, headers, extra);
+  const { headers = {}, extra = {}, status } = more;
+  const table = errorAnswer(code, detail, headers, extra, more.message);
   const kit =
     status === undefined
       ? table
@@ -191,7 +201,7 @@ export function errorFor(
   const entry = entryOf(response);
   if (entry === undefined) return { status: kit.status, headers: { ...headers }, body: "" };
   const schema = followRefs(schemaOf(ctx, entry), ctx.resolve) as Json | undefined;
-  const { message } = ERROR_ANSWERS[code];
+  const message = more.message ?? ERROR_ANSWERS[code].message;
   const text = detail === undefined ? message : `${message}: ${detail}`;
   const mediaType = entry.mediaType.includes("*") ? "application/json" : entry.mediaType;
   const answerHeaders = { ...documentedHeaders(ctx, response), ...headers, "content-type": mediaType };

@@ -3,7 +3,7 @@
 // API keys take the configured tokens; basic takes `user:password` pairs. Plain code, browser-safe.
 
 import type { CompiledOperation, SecurityScheme } from "../contract/portable.js";
-import { acceptedTokens, createBearerCheck } from "./auth.js";
+import { acceptedTokens, createBearerCheck, type AuthFailure } from "./auth.js";
 import { DEV_TOKEN } from "./defaults.js";
 
 /** What the engine accepts: bearer tokens and API keys, and basic `user:password` pairs. */
@@ -82,6 +82,8 @@ export function createCredentialCheck(
   };
   return (op, request) => {
     if (!op.authRequired) return undefined;
+    if (op.security.every((alternative) => alternative.length === 1 && sendsBearer(alternative[0]!)))
+      return bearerFailure(bearer(first(request.headers.authorization)));
     const missing: string[] = [];
     for (const alternative of op.security) {
       const failed = alternative.map((s) => holds(s, request)).filter((f): f is string => f !== undefined);
@@ -96,6 +98,24 @@ export function createCredentialCheck(
         : undefined;
     return { detail: `send ${[...new Set(missing)].join(", or ")}`, challenge };
   };
+}
+
+/** A scheme whose credential is a bearer token (as `holds` checks it). */
+const sendsBearer = (s: SecurityScheme): boolean =>
+  s.type === "oauth2" || s.type === "openIdConnect" || (s.type === "http" && s.scheme !== "basic");
+
+/**
+ * Why a bearer token is refused, as RFC 6750 section 3 answers it: a challenge, with
+ * `error="invalid_token"` when a credential was sent and is not a valid token.
+ */
+function bearerFailure(failure: AuthFailure | undefined): CredentialFailure | undefined {
+  if (failure === undefined) return undefined;
+  return failure === "missing"
+    ? { detail: "the Authorization header is missing", challenge: 'Bearer realm="plantstore"' }
+    : {
+        detail: "the Authorization header is not Bearer with a valid token",
+        challenge: 'Bearer realm="plantstore", error="invalid_token"',
+      };
 }
 
 function cookie(header: string | undefined, name: string): string | undefined {

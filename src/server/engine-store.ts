@@ -75,10 +75,33 @@ export class ResourceStore {
     });
   }
 
-  clear(): void {
+  /** Every item of one resource, under every parent, in the order made. */
+  itemsOf(resource: string): [string, unknown][] {
+    return this.entries()
+      .filter((c) => c.resource === resource)
+      .flatMap((c) => c.items);
+  }
+
+  /** Empties the store; how many items it held. */
+  clear(): number {
+    const removed = this.#size;
     this.#collections.clear();
     this.#size = 0;
     this.#version++;
+    return removed;
+  }
+
+  /** Empties one resource's collections, under every parent; how many items they held. */
+  clearResource(resource: string): number {
+    let removed = 0;
+    for (const [key, c] of this.#collections)
+      if ((JSON.parse(key) as string[])[0] === resource) {
+        removed += c.size;
+        this.#collections.delete(key);
+      }
+    this.#size -= removed;
+    this.#version++;
+    return removed;
   }
 
   /** The store as a value to write (the caller writes it exactly: ids beyond 2^53 are bigints). */

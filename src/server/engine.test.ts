@@ -72,7 +72,11 @@ describe("the engine serving the multi-operation Plant Store", () => {
     const duplicate = await call("POST", "/plants", { id: 5, name: "A" });
     expect(duplicate.status).toBe(200);
     const again = await call("POST", "/plants", { id: 5, name: "B" });
-    expect([again.status, JSON.parse(again.text).error]).toEqual([400, 400]);
+    // 409 Conflict: the document is silent on a repeated id, so the kit's own error body says it.
+    expect([again.status, JSON.parse(again.text)]).toEqual([
+      409,
+      { error: 409, message: "a plant with this id already exists: id 5", code: "PS_DUPLICATE_ID" },
+    ]);
     const invalid = await call("POST", "/plants", { name: 7 });
     expect(invalid.status).toBe(400);
     expect(JSON.parse(invalid.text)).toMatchObject({ error: 400, code: "PS_BODY_INVALID" });

@@ -5,17 +5,25 @@
 // Every answer is judged by the contract before it is sent (engine-answers.ts).
 
 import type { AcceptedRequest, CompiledOperation, Contract, Resource, ResourceModel } from "../contract/portable.js";
-import { checkRequest, followRefs, parseJsonExact, propertiesOf, resourceModel } from "../contract/portable.js";
+import {
+  checkRequest,
+  followRefs,
+  parseJsonExact,
+  propertiesOf,
+  resourceModel,
+  singular,
+} from "../contract/portable.js";
 import { KitError } from "../errors.js";
-import type { CoreRequest } from "./core.js";
-import { requestPath } from "./core.js";
+import { requestPath, type CoreRequest } from "./request.js";
 import { createBearerCheck, type AuthFailure } from "./auth.js";
 import { corsHeaders, preflightAnswer, type CorsPolicy } from "./cors.js";
 import { answerContext, documentedAnswer, errorFor, successStatus, type AnswerContext } from "./engine-answers.js";
+import { ADMIN_PREFIX, adminAnswer } from "./engine-admin.js";
 import { applyPatch } from "./engine-patch.js";
+import { seedItems } from "./engine-seed.js";
 import { createCredentialCheck, type EngineCredentials } from "./engine-security.js";
 import { ResourceStore, type Collection } from "./engine-store.js";
-import { exactTree, keyOf, plainValue, writeJson } from "./engine-values.js";
+import { exactTree, keyOf, plainValue, project, writeJson } from "./engine-values.js";
 import { errorAnswer, type WireResponse } from "./error-answers.js";
 import { refusalError } from "./refusals.js";
 
@@ -47,8 +55,11 @@ export interface Engine {
   readonly store: ResourceStore;
   readonly model: ResourceModel;
   readonly served: readonly ServedOperation[];
-  /** Creates the items of seed data (see seed); how many. Throws KitError PS_DATA_INVALID naming the place. */
-  seed(text: string, source: string): number;
+  /**
+   * Creates the items of seed data (engine-seed.ts); how many. Throws KitError PS_DATA_INVALID naming
+   * the source, the item and the reason; `limit` names the setting a full store hits (`--max-plants`).
+   */
+  seed(text: string, source: string, limit?: string): number;
   /** The store as JSON text, numbers exact, for `restore` (a `--save` file). */
   snapshot(): string;
   /** Puts back a snapshot; throws KitError PS_DATA_INVALID naming the source when it is not one. */
@@ -97,7 +108,7 @@ export function createEngine(contract: Contract, options: EngineOptions): Engine
     const before = store.version;
     const answer =
       options.admin === true && path.startsWith(ADMIN_PREFIX)
-        ? admin(ctx, adminCheck(first(request.headers.authorization)), request.method, path)
+        ? adminAnswer(model, store, adminCheck(first(request.headers.authorization)), request.method, path)
         : route(ctx, credentialsOf, request, path, options.preferOnDemand === true);
     if (store.version !== before) options.onChange?.();
     return cors === undefined ? answer : { ...answer, headers: { ...answer.headers, ...cors } };
@@ -112,7 +123,11 @@ export function createEngine(contract: Contract, options: EngineOptions): Engine
     store,
     model,
     served,
-    seed: (text, source) => seed(ctx, text, source),
+    seed: (text, source, limit = "--max-plants") => {
+      const create = (path: string, body: Uint8Array): WireResponse =>
+        route(ctx, TRUSTED, { method: "POST", url: path, headers: { "content-type": "application/json" }, body }, path);
+      return seedItems(contract, model, store, create, { text, source, limit });
+    },
     snapshot: () => writeJson(store.snapshot()),
     restore: (text, source) => {
       const parsed = parseJsonExact(text);
@@ -142,77 +157,8 @@ function preferred(
   return undefined;
 }
 
-/** The admin surface lives under this prefix, outside the contract's paths, and only with `admin`. */
-const ADMIN_PREFIX = "/__admin/";
-
-/** `GET /__admin/store` lists every collection's items (numbers exact); `DELETE` empties the store. */
-function admin(ctx: Ctx, denied: AuthFailure | undefined, method: string, path: string): WireResponse {
-  if (denied !== undefined)
-    return errorAnswer("PS_UNAUTHORIZED", "the admin surface needs a bearer token", {
-      "www-authenticate": 'Bearer realm="plantstore"',
-    });
-  if (path !== `${ADMIN_PREFIX}store`) return errorAnswer("PS_NOT_FOUND", path);
-  if (method === "GET") {
-    const collections = ctx.store.entries().map((c) => ({
-      path: c.resource,
-      parents: c.parents,
-      items: c.items.map(([, item]) => item),
-    }));
-    const body = writeJson({ count: ctx.store.size, collections });
-    return { status: 200, headers: { "content-type": "application/json" }, body };
-  }
-  if (method === "DELETE") {
-    const removed = ctx.store.size;
-    ctx.store.clear();
-    return { status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify({ removed }) };
-  }
-  return errorAnswer("PS_METHOD_NOT_ALLOWED", `${method} ${path} (allowed: GET, DELETE)`, { allow: "GET, DELETE" });
-}
-
 /** Lets every request through: seed data is the user's own, not a client's. */
 const TRUSTED = (): undefined => undefined;
-
-/**
- * Seed data: a JSON object whose keys are collection paths as a client would send them
- * (`/plants`, `/gardens/7/plants`) and whose values are arrays of create bodies. Each goes through
- * the collection's create as a request would (judged by the contract, ids made or taken as the
- * model says); the first refused names the source, the path, the index and the reason.
- */
-function seed(ctx: Ctx, text: string, source: string): number {
-  const parsed = parseJsonExact(text);
-  if (!parsed.ok) throw new KitError("PS_DATA_INVALID", `${source}: not valid JSON: ${parsed.message}`);
-  const data = exactTree(parsed.value, parsed.exact);
-  if (typeof data !== "object" || data === null || Array.isArray(data))
-    throw new KitError("PS_DATA_INVALID", `${source}: must be an object of collection paths, each an array of items`);
-  let made = 0;
-  for (const [path, items] of Object.entries(data as Json)) {
-    if (!Array.isArray(items)) throw new KitError("PS_DATA_INVALID", `${source}: ${path} must be an array of items`);
-    const target = ctx.contract.route("POST", path);
-    const role = target.kind === "found" ? ctx.model.roleOf(target.operation) : undefined;
-    if (role?.role !== "create")
-      throw new KitError("PS_DATA_INVALID", `${source}: ${path} is not a collection this contract creates items in`);
-    for (const [i, item] of items.entries()) {
-      const answer = route(
-        ctx,
-        TRUSTED,
-        {
-          method: "POST",
-          url: path,
-          headers: { "content-type": "application/json" },
-          body: encoder.encode(writeJson(item)),
-        },
-        path,
-      );
-      if (answer.status >= 300)
-        throw new KitError(
-          "PS_DATA_INVALID",
-          `${source}: ${path} item ${i}: ${answer.status} ${answer.body.slice(0, 300)}`,
-        );
-      made++;
-    }
-  }
-  return made;
-}
 
 const encoder = new TextEncoder();
 
@@ -237,17 +183,22 @@ function route(
   if (denied !== undefined) {
     const challenge: Record<string, string> =
       denied.challenge === undefined ? {} : { "www-authenticate": denied.challenge };
-    return errorFor(ctx.answers, op, "PS_UNAUTHORIZED", denied.detail, challenge);
+    return errorFor(ctx.answers, op, "PS_UNAUTHORIZED", denied.detail, { headers: challenge });
   }
   if (preferOnDemand) {
     const asked = preferred(op, first(request.headers.prefer));
+    if (asked !== undefined && asked.status >= 400 && asked.example === undefined) {
+      // An error asked for by status alone: the kit's error in the documented shape, nothing stored.
+      const message = `an error answer asked for with Prefer: code=${asked.status}`;
+      return errorFor(ctx.answers, op, "PS_EXAMPLE_ERROR", undefined, { status: asked.status, message });
+    }
     if (asked !== undefined) return documentedAnswer(ctx.answers, op, asked.status, undefined, {}, asked.example);
   }
   const accepted = checkRequest(op, { headers: request.headers, body: request.body, path, query });
   if (!accepted.ok) {
     const { code, detail, extra } = refusalError(op, accepted);
     const status = code === "PS_UNSUPPORTED_MEDIA_TYPE" && op.responses.has("415") ? 415 : undefined;
-    return errorFor(ctx.answers, op, code, detail, {}, extra, status);
+    return errorFor(ctx.answers, op, code, detail, { extra, status });
   }
   const role = ctx.model.roleOf(op);
   if (role === undefined) return documentedAnswer(ctx.answers, op, successStatus(op), undefined);
@@ -345,8 +296,7 @@ const isAnswer = (v: unknown): v is WireResponse => typeof v === "object" && v !
 
 function create(ctx: Ctx, call: Call): WireResponse {
   const { resource, op } = call;
-  const body = exactTree(call.accepted.value, call.accepted.exact);
-  const item: Json = typeof body === "object" && body !== null && !Array.isArray(body) ? { ...(body as Json) } : {};
+  const item = stored(ctx, call);
   const id = resource.id;
   let key: string;
   if (id !== undefined && id.in === "request") {
@@ -362,15 +312,39 @@ function create(ctx: Ctx, call: Call): WireResponse {
   fillServerOwned(ctx, resource, item);
   const collection = collectionOf(ctx, call);
   const outcome = ctx.store.insert(collection, key, item);
-  if (outcome === "duplicate") {
-    // 409 where documented, else the operation's documented 400: its one way to say no.
-    const status = op.responseFor(409) === undefined && op.responseFor(400) !== undefined ? 400 : undefined;
-    return errorFor(ctx.answers, op, "PS_ITEM_EXISTS", `${resource.name} ${key}`, {}, {}, status);
+  // 409 Conflict (RFC 9110 section 15.5.10), in the documented shape where the operation has one.
+  if (outcome === "duplicate")
+    return errorFor(ctx.answers, op, "PS_DUPLICATE_ID", `${id?.name ?? "id"} ${key}`, {
+      message: `${anItem(resource)} with this id already exists`,
+    });
+  if (outcome === "full") {
+    const items = ctx.model.resources.length === 1 ? resource.name : "items";
+    return errorFor(ctx.answers, op, "PS_STORE_FULL", `${ctx.store.maxItems} ${items}`, {
+      message: `the store holds as many ${items} as it is configured to (--max-plants)`,
+    });
   }
-  if (outcome === "full") return errorFor(ctx.answers, op, "PS_STORE_FULL", `${ctx.store.maxItems} items`);
   const headers: Record<string, string> = {};
   if (resource.location && resource.itemPath !== undefined) headers.location = itemUrl(call, key);
   return documentedAnswer(ctx.answers, op, successStatus(op, [201, 200]), placed(resource, item), headers);
+}
+
+/** `a plant`, `an order`: one item of the resource, for messages. */
+function anItem(resource: Resource): string {
+  const one = singular(resource.name);
+  return `${/^[aeiou]/i.test(one) ? "an" : "a"} ${one}`;
+}
+
+/**
+ * What a create or replace stores: the accepted body, numbers exact, with only the properties its
+ * schema declares (a schema that declares none keeps all). Nothing of the request's other keys,
+ * `__proto__` included, is ever assigned onto an object of ours.
+ */
+function stored(ctx: Ctx, call: Call): Json {
+  const body = exactTree(call.accepted.value, call.accepted.exact);
+  const entry = call.op.requestMediaType(call.contentType ?? "application/json");
+  const schema = entry?.hasSchema === true ? ctx.answers.resolve(`#${entry.pointer}/schema`) : undefined;
+  const value = schema === undefined ? body : project(body, schema, ctx.answers.resolve);
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? { ...(value as Json) } : {};
 }
 
 /** The schema of the item in the create's answer, where the model found the id. */
@@ -442,7 +416,7 @@ function update(ctx: Ctx, call: Call, role: "replace" | "patch"): WireResponse {
   const old = found.item as Json;
   const body = exactTree(call.accepted.value, call.accepted.exact);
   let next: unknown;
-  if (role === "replace") next = body;
+  if (role === "replace") next = stored(ctx, call);
   else {
     const patched = applyPatch(old, body, call.contentType);
     if (!patched.ok) return errorFor(ctx.answers, call.op, "PS_BODY_INVALID", patched.detail);

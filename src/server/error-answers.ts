@@ -12,15 +12,14 @@ export const ERROR_ANSWERS = {
   PS_INVALID_UTF8: { status: 400, message: "the request body is not valid UTF-8" },
   PS_UNSUPPORTED_MEDIA_TYPE: { status: 400, message: "the request's Content-Type is not accepted" },
   PS_BODY_INVALID: { status: 400, message: "the request body does not match the contract" },
-  PS_EXAMPLE_ERROR: { status: 400, message: "an error answer asked for with Prefer: code=400" },
-  PS_STORE_FULL: { status: 400, message: "the store holds as many plants as it is configured to (--max-plants)" },
+  PS_EXAMPLE_ERROR: { status: 400, message: "an error answer asked for with Prefer" },
+  PS_STORE_FULL: { status: 400, message: "the store holds as many items as it is configured to (--max-plants)" },
   PS_UNAUTHORIZED: { status: 401, message: "a valid bearer token is required" },
   PS_NOT_FOUND: { status: 404, message: "no such path" },
   PS_ITEM_NOT_FOUND: { status: 404, message: "no item has this id" },
   PS_METHOD_NOT_ALLOWED: { status: 405, message: "method not allowed on this path" },
   PS_REQUEST_TIMEOUT: { status: 408, message: "the request was not received in time" },
-  PS_DUPLICATE_ID: { status: 409, message: "a plant with this id already exists" },
-  PS_ITEM_EXISTS: { status: 409, message: "an item with this id already exists" },
+  PS_DUPLICATE_ID: { status: 409, message: "an item with this id already exists" },
   PS_BODY_TOO_LARGE: { status: 413, message: "the request body is larger than the server accepts" },
   PS_HEADERS_TOO_LARGE: { status: 431, message: "the request headers are larger than the server accepts" },
   PS_INTERNAL: { status: 500, message: "the server failed unexpectedly" },
@@ -35,14 +34,18 @@ export interface WireResponse {
   readonly body: string;
 }
 
-/** Builds an error answer from the table; `detail` says what exactly was wrong (field and rule). */
+/**
+ * Builds an error answer from the table; `detail` says what exactly was wrong (field and rule), and
+ * `message` replaces the table's where the mock names the resource (`a plant with this id ...`).
+ */
 export function errorAnswer(
   code: ErrorAnswerCode,
   detail?: string,
   headers: Readonly<Record<string, string>> = {},
   extra: Readonly<Record<string, unknown>> = {},
+  message: string = ERROR_ANSWERS[code].message,
 ): WireResponse {
-  const { status, message } = ERROR_ANSWERS[code];
+  const { status } = ERROR_ANSWERS[code];
   const body = { error: status, message: detail === undefined ? message : `${message}: ${detail}`, code, ...extra };
   return { status, headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) };
 }

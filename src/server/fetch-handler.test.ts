@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { kitContract, TOKEN } from "../../test/helpers.js";
+import { kitContract, plantsIn, storedPlant, TOKEN } from "../../test/helpers.js";
 import { KitError } from "../errors.js";
 import { DEV_TOKEN } from "./defaults.js";
 import { createPlantStoreHandler, type PlantStoreHandler, type PlantStoreHandlerOptions } from "./fetch-handler.js";
@@ -52,7 +52,7 @@ describe("the fetch handler answers as the reference server does", () => {
     expect(res.headers.get("content-length")).toBe(String(new TextEncoder().encode(text).byteLength));
     expect(JSON.parse(text)).toEqual({ name: "Boston fern", tag: "fern" });
     expect(plantBody.validate(JSON.parse(text))).toEqual([]);
-    expect(handler.store.get("10")).toEqual({ name: "Boston fern", tag: "fern" });
+    expect(storedPlant(handler.store, "10")).toEqual({ name: "Boston fern", tag: "fern" });
   });
 
   it("keeps int64 ids beyond 2^53 exact: 2^53, 2^53+1 and 2^63-1 are three plants", async () => {
@@ -242,7 +242,7 @@ describe("the fetch handler answers as the reference server does", () => {
     expect(await reset.json()).toEqual({ removed: 2 });
     expect(handler.store.size).toBe(0);
     // The store is the handler's own: a test can also fill and clear it directly.
-    handler.store.insert("5", { name: "direct" });
+    handler.engine.seed('[{"id":5,"name":"direct"}]', "a test");
     expect(await (await handler(request("/__admin/plants", { method: "GET" }))).json()).toEqual({
       count: 1,
       plants: [{ id: 5, name: "direct" }],
@@ -280,7 +280,7 @@ describe("the fetch handler answers as the reference server does", () => {
     const handler = createPlantStoreHandler({ tokens: [TOKEN] });
     const bytes = new TextEncoder().encode('{"id":3,"name":"\u05e9\u05dc\u05d5\u05dd 🌿"}');
     expect((await handler(request("/plants?debug=1", { body: bytes }))).status).toBe(200);
-    expect(handler.store.get("3")).toEqual({ name: "\u05e9\u05dc\u05d5\u05dd 🌿" });
+    expect(storedPlant(handler.store, "3")).toEqual({ name: "\u05e9\u05dc\u05d5\u05dd 🌿" });
     expect((await handler(request("/%70lants", { body: '{"id":4,"name":"d"}' }))).status).toBe(200);
     const invalidUtf8 = await handler(request("/plants", { body: new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x7d]) }));
     expect(await invalidUtf8.json()).toMatchObject({ error: 400, code: "PS_INVALID_UTF8" });
@@ -313,7 +313,7 @@ describe("seed data and options", () => {
       tokens: [TOKEN],
       data: '[{"id":9223372036854775807,"name":"max"},{"id":9007199254740993,"name":"b","tag":"t","extra":1}]',
     });
-    expect(fromText.store.entries()).toEqual([
+    expect(plantsIn(fromText.store)).toEqual([
       { id: "9007199254740993", plant: { name: "b", tag: "t" } },
       { id: "9223372036854775807", plant: { name: "max" } },
     ]);
@@ -325,7 +325,7 @@ describe("seed data and options", () => {
         { id: 2, name: "b", tag: "t" },
       ],
     });
-    expect(fromObjects.store.entries()).toEqual([
+    expect(plantsIn(fromObjects.store)).toEqual([
       { id: "1", plant: { name: "a" } },
       { id: "2", plant: { name: "b", tag: "t" } },
     ]);
@@ -343,7 +343,7 @@ describe("seed data and options", () => {
     ["a repeated id", '[{"id":1,"name":"a"},{"id":1.0,"name":"b"}]', "data: item 1: id 1 appears twice"],
     ["not JSON", "[{", "data: not valid JSON"],
     ["not an array", '{"id":1,"name":"a"}', "data: must be a JSON array"],
-    ["not an array of objects", { id: 1, name: "a" } as never, "data: must be an array"],
+    ["not an array of objects", { id: 1, name: "a" } as never, "data: must be a JSON array"],
   ])("refuses data with %s, naming the item and field", (_name, data, message) => {
     const error = thrown(() => createPlantStoreHandler({ data }));
     expect(error.code).toBe("PS_DATA_INVALID");
@@ -451,6 +451,6 @@ describe("the same answers as the HTTP reference server", () => {
         body: await overHttp.text(),
       });
     }
-    expect(handler.store.entries()).toEqual(server.store.entries());
+    expect(handler.engine.snapshot()).toEqual(server.engine.snapshot());
   });
 });

@@ -2,15 +2,16 @@ import { compileContract, type Contract } from "../contract/portable.js";
 import { KitError } from "../errors.js";
 import { PLANT_STORE_DOCUMENT } from "../generated/plant-store-document.js";
 import type { NewPlant } from "../types.js";
-import { parseSeedData, seedStore } from "./admin.js";
 import { acceptedTokens } from "./auth.js";
-import { createCore, type CoreRequest } from "./core.js";
+import { createReferenceEngine } from "./core.js";
 import { checkedCorsHeaders } from "./cors.js";
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_PLANTS, type ReferenceOptions } from "./defaults.js";
 import { createEngine, type Engine } from "./engine.js";
 import { engineCredentials } from "./engine-security.js";
+import type { ResourceStore } from "./engine-store.js";
+import { writeJson } from "./engine-values.js";
 import { errorAnswer, type WireResponse } from "./error-answers.js";
-import { PlantStore } from "./store.js";
+import type { CoreRequest } from "./request.js";
 
 // Nothing Node-only may be imported here, directly or not: this module runs in browsers and service
 // workers too (Mock Service Worker, Playwright's page.route). The browser bundle's build
@@ -32,7 +33,9 @@ export interface PlantStoreHandlerOptions extends ReferenceOptions {
 /** The reference server as a fetch-style function, with its store to inspect or clear between tests. */
 export interface PlantStoreHandler {
   (request: Request): Promise<Response>;
-  readonly store: PlantStore;
+  /** The store: `size`, `itemsOf("/plants")`, `clear()`. */
+  readonly store: ResourceStore;
+  readonly engine: Engine;
 }
 
 let kitContract: Contract | undefined;
@@ -42,24 +45,30 @@ const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
 
 /**
  * Creates the reference server as `(request: Request) => Promise<Response>`, for places with no port:
- * the same core, store, validation, auth, CORS, admin surface and error answers as `plantstore serve`.
+ * the same engine, store, validation, auth, CORS, admin surface and error answers as `plantstore serve`.
  */
 export function createPlantStoreHandler(options: PlantStoreHandlerOptions = {}): PlantStoreHandler {
   // Compiled once per realm and shared: a Contract is immutable.
   const contract = (kitContract ??= compileContract(PLANT_STORE_DOCUMENT, "spec/openapi.yaml"));
   const maxBody = wholeNumber(options.maxBody, DEFAULT_MAX_BODY_BYTES, "maxBody");
   const delay = wholeNumber(options.delay, 0, "delay");
-  const store = new PlantStore(wholeNumber(options.maxPlants, DEFAULT_MAX_PLANTS, "maxPlants"));
-  if (options.data !== undefined) seedStore(store, parseSeedData(options.data, contract, "data"), "data", "maxPlants");
-  const core = createCore(contract, store, {
+  const engine = createReferenceEngine(contract, {
     tokens: acceptedTokens(options.tokens, "tokens"),
     cors: { origins: options.corsOrigins ?? ["*"], headers: checkedCorsHeaders(options.corsHeaders, "corsHeaders") },
+    maxPlants: wholeNumber(options.maxPlants, DEFAULT_MAX_PLANTS, "maxPlants"),
     admin: options.admin === true,
     errorsOnDemand: options.errorsOnDemand === true,
   });
+  if (options.data !== undefined) engine.seed(seedText(options.data), "data", "maxPlants");
+  const handle = fetchHandle(engine.handle, maxBody, delay);
+  return Object.assign(handle, { store: engine.store, engine });
+}
 
-  const handle = fetchHandle(core, maxBody, delay);
-  return Object.assign(handle, { store });
+/** Seed data as text: as given, or an array of values written as JSON (their numbers as JavaScript has them). */
+function seedText(data: unknown): string {
+  if (typeof data === "string") return data;
+  if (!Array.isArray(data)) throw new KitError("PS_DATA_INVALID", "data: must be a JSON array, or JSON text");
+  return writeJson(data);
 }
 
 /** The options of `plantstore serve --spec` that make sense without a socket. */
@@ -81,6 +90,12 @@ export interface MockHandlerOptions {
   readonly admin?: boolean;
   /** Honour `Prefer: code=NNN` and `Prefer: example=NAME` (Prism's conventions). */
   readonly preferOnDemand?: boolean;
+  /**
+   * Items to start with, as `--data FILE` gives them: collection paths to arrays of create bodies
+   * (or one array, where the contract has one collection at the top), as an object or as JSON text
+   * (ids beyond 2^53 are exact only in text).
+   */
+  readonly data?: string | Readonly<Record<string, unknown>> | readonly unknown[];
 }
 
 /** The mock engine of any contract as a fetch-style function, with the engine to inspect its store and model. */
@@ -108,6 +123,8 @@ export function createMockHandler(options: MockHandlerOptions): MockHandler {
     admin: options.admin === true,
     preferOnDemand: options.preferOnDemand === true,
   });
+  if (options.data !== undefined)
+    engine.seed(typeof options.data === "string" ? options.data : writeJson(options.data), "data", "maxItems");
   const handle = fetchHandle(
     engine.handle,
     wholeNumber(options.maxBody, DEFAULT_MAX_BODY_BYTES, "maxBody"),

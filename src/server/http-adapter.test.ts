@@ -1,6 +1,6 @@
 import { connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { jsonHeaders, kitContract, TOKEN } from "../../test/helpers.js";
+import { jsonHeaders, kitContract, storedPlant, TOKEN } from "../../test/helpers.js";
 import { startReferenceServer, type ReferenceServer } from "./index.js";
 
 const contract = await kitContract();
@@ -51,7 +51,7 @@ describe("the reference server over real HTTP", () => {
     const text = await res.text();
     expect(res.headers.get("content-length")).toBe(String(Buffer.byteLength(text)));
     expect(JSON.parse(text)).toEqual({ name: "Fern 🌿" });
-    expect(s.store.get("9223372036854775807")).toEqual({ name: "Fern 🌿" });
+    expect(storedPlant(s.store, "9223372036854775807")).toEqual({ name: "Fern 🌿" });
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/ POST \/plants 200 \d+\.\dms$/);
     expect(lines.join("\n")).not.toContain(TOKEN);
@@ -101,7 +101,7 @@ describe("the reference server over real HTTP", () => {
     );
     expect(response).toMatch(/^HTTP\/1.1 100 Continue/);
     expect(response).toContain("HTTP/1.1 200 OK");
-    expect(s.store.get("77")).toEqual({ name: "continued" });
+    expect(storedPlant(s.store, "77")).toEqual({ name: "continued" });
   });
 
   it("logs an absolute-form target by its path only, without user info", async () => {

@@ -1,6 +1,6 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { requestPath, type CoreRequest } from "./core.js";
+import { requestPath, type CoreRequest } from "./request.js";
 import { DEFAULT_MAX_BODY_BYTES } from "./defaults.js";
 import { errorAnswer, type ErrorAnswerCode, type WireResponse } from "./error-answers.js";
 

@@ -1,19 +1,17 @@
 import { loadContract, type Contract } from "../contract/index.js";
 import { DEFAULT_SPEC } from "../paths.js";
-import { seedStore } from "./admin.js";
-import { acceptedTokens } from "./auth.js";
-import { createCore, type CoreOptions, type CoreRequest } from "./core.js";
+import { createReferenceEngine, type CoreOptions } from "./core.js";
 import { checkedCorsHeaders } from "./cors.js";
 import { DEFAULT_MAX_PLANTS, DEV_TOKEN, type ReferenceOptions } from "./defaults.js";
 import type { WireResponse } from "./error-answers.js";
 import { DEFAULT_HTTP_OPTIONS, startHttpServer, type HttpOptions, type RunningServer } from "./http-adapter.js";
 import { createEngine, type Engine, type ServedOperation } from "./engine.js";
 import { engineCredentials } from "./engine-security.js";
+import { ResourceStore } from "./engine-store.js";
+import type { CoreRequest } from "./request.js";
 import { dataText, fileSaver, savedText } from "./save-file.js";
-import { loadSeedData } from "./seed-file.js";
-import { PlantStore } from "./store.js";
 
-export { createCore, PlantStore, startHttpServer, DEFAULT_HTTP_OPTIONS, DEFAULT_MAX_PLANTS, DEV_TOKEN };
+export { createReferenceEngine, startHttpServer, DEFAULT_HTTP_OPTIONS, DEFAULT_MAX_PLANTS, DEV_TOKEN, ResourceStore };
 export type { CoreOptions, CoreRequest, WireResponse, HttpOptions, RunningServer, ReferenceOptions };
 export { ERROR_ANSWERS, errorAnswer } from "./error-answers.js";
 export type { ErrorAnswerCode } from "./error-answers.js";
@@ -26,30 +24,36 @@ export interface ReferenceServerConfig extends ReferenceOptions, Partial<HttpOpt
   readonly contract?: Contract;
   /** A JSON file of NewPlant objects to start with. */
   readonly dataFile?: string;
+  /** Written atomically after every change; a restart with the same file starts from it (over dataFile). */
+  readonly saveFile?: string;
 }
 
 export interface ReferenceServer extends RunningServer {
-  readonly store: PlantStore;
+  /** The store: `size`, `itemsOf("/plants")`, `clear()`. */
+  readonly store: ResourceStore;
+  readonly engine: Engine;
   readonly contract: Contract;
 }
 
-/** Loads the kit's contract once and serves the reference implementation over HTTP. */
+/**
+ * Serves the Plant Store reference implementation over HTTP: the mock engine with the kit's spec
+ * (core.ts), loaded once.
+ */
 export async function startReferenceServer(config: ReferenceServerConfig = {}): Promise<ReferenceServer> {
   const contract = config.contract ?? (await loadContract(DEFAULT_SPEC));
-  const store = new PlantStore(config.maxPlants ?? DEFAULT_MAX_PLANTS);
-  if (config.dataFile !== undefined)
-    seedStore(store, loadSeedData(config.dataFile, contract), config.dataFile, "--max-plants");
-  const tokens = acceptedTokens(config.tokens, "--token");
-  const cors = {
-    origins: config.corsOrigins ?? ["*"],
-    headers: checkedCorsHeaders(config.corsHeaders, "--cors-headers"),
-  };
-  const handle = createCore(contract, store, {
-    tokens,
-    cors,
+  let save: (() => void) | undefined;
+  const engine = createReferenceEngine(contract, {
+    tokens: config.tokens ?? [],
+    cors: {
+      origins: config.corsOrigins ?? ["*"],
+      headers: checkedCorsHeaders(config.corsHeaders, "--cors-headers"),
+    },
+    maxPlants: config.maxPlants ?? DEFAULT_MAX_PLANTS,
     admin: config.admin === true,
     errorsOnDemand: config.errorsOnDemand === true,
+    onChange: () => save?.(),
   });
+  save = startStore(engine, config.dataFile, config.saveFile);
   const {
     tokens: _t,
     corsOrigins: _c,
@@ -58,12 +62,30 @@ export async function startReferenceServer(config: ReferenceServerConfig = {}): 
     contract: _k,
     admin: _a,
     dataFile: _d,
+    saveFile: _s,
     errorsOnDemand: _e,
     ...httpConfig
   } = config;
-  const http: HttpOptions = { ...DEFAULT_HTTP_OPTIONS, ...stripUndefined(httpConfig) };
-  const running = await startHttpServer(handle, http);
-  return { ...running, store, contract };
+  const running = await startHttpServer(engine.handle, { ...DEFAULT_HTTP_OPTIONS, ...stripUndefined(httpConfig) });
+  return { ...running, store: engine.store, engine, contract };
+}
+
+/**
+ * Fills a new engine's store: from the `--save` file of an earlier run, else from the `--data` file;
+ * then, with `--save`, writes it once. The saver to call after every change, if saving.
+ */
+function startStore(
+  engine: Engine,
+  dataFile: string | undefined,
+  saveFile: string | undefined,
+): (() => void) | undefined {
+  const saved = saveFile === undefined ? undefined : savedText(saveFile);
+  if (saved !== undefined) engine.restore(saved, saveFile!);
+  else if (dataFile !== undefined) engine.seed(dataText(dataFile), dataFile);
+  if (saveFile === undefined) return undefined;
+  const save = fileSaver(saveFile, () => engine.snapshot());
+  save();
+  return save;
 }
 
 function stripUndefined<T extends object>(o: T): Partial<T> {
@@ -106,13 +128,7 @@ export async function startMockServer(config: MockServerConfig): Promise<MockSer
     admin: config.admin === true,
     preferOnDemand: config.preferOnDemand === true,
   });
-  const saved = config.saveFile === undefined ? undefined : savedText(config.saveFile);
-  if (saved !== undefined) engine.restore(saved, config.saveFile!);
-  else if (config.dataFile !== undefined) engine.seed(dataText(config.dataFile), config.dataFile);
-  if (config.saveFile !== undefined) {
-    save = fileSaver(config.saveFile, () => engine.snapshot());
-    save();
-  }
+  save = startStore(engine, config.dataFile, config.saveFile);
   const {
     contract: _k,
     tokens: _t,
