@@ -94,7 +94,7 @@ describe("createMockHandler for the multi-operation spec in a real browser", () 
       await tab.waitForSelector("body[data-ready=yes]");
       const served = await tab.evaluate((openapi) => (globalThis as any).mockWithMsw(openapi), document);
       expect(served).toEqual(MULTI_OP_SERVED);
-      await walkScenario(fetchInPage(tab, origin));
+      await walkScenario(fetchInPage(tab, "http://api.test"));
       expect(problems).toEqual([]);
     } finally {
       await tab.close();
