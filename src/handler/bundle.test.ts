@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { readContractDocument } from "../contract/load-contract.js";
 import { KIT_ROOT } from "../paths.js";
 
 // The browser bundle as `npm run build` leaves it (npm test builds first, as the CLI tests need).
@@ -12,7 +13,8 @@ const BUNDLE = join(KIT_ROOT, "dist", "browser", "plantstore-handler.js");
 const SCRIPT = join(KIT_ROOT, "scripts", "bundle-browser.mjs");
 
 // Evaluates the bundle as an ES module in a fresh realm that has only web platform globals (no
-// process, Buffer, require), linked to nothing (so any import it kept fails), and serves one request.
+// process, Buffer, require), linked to nothing (so any import it kept fails), and serves requests: the
+// reference server's, and the mock engine's of a document given as JSON text (argv[2]).
 const IN_A_WEB_REALM = `
 import { readFileSync } from "node:fs";
 import vm from "node:vm";
@@ -27,12 +29,16 @@ const headers = { "content-type": "application/json", authorization: "Bearer " +
 const created = await handler(new Request("http://plantstore.test/plants", { method: "POST", headers, body: '{"id":9223372036854775807,"name":"a"}' }));
 const invalid = await handler(new Request("http://plantstore.test/plants", { method: "POST", headers, body: '{"id":1}' }));
 const list = await handler(new Request("http://plantstore.test/__admin/plants", { headers }));
+const mock = kit.namespace.createMockHandler({ document: JSON.parse(process.argv[2]) });
+await mock(new Request("http://api.test/plants", { method: "POST", headers, body: '{"id":9007199254740993,"name":"Fern"}' }));
+const read = await mock(new Request("http://api.test/plants/9007199254740993", { headers }));
 const nodeGlobals = vm.runInContext("[typeof process, typeof Buffer, typeof require, typeof global]", context);
-console.log(JSON.stringify({ exports: Object.keys(kit.namespace).sort(), created: [created.status, await created.text()], invalid: invalid.status, list: await list.text(), nodeGlobals }));
+console.log(JSON.stringify({ exports: Object.keys(kit.namespace).sort(), created: [created.status, await created.text()], invalid: invalid.status, list: await list.text(), read: [read.status, await read.text()], nodeGlobals }));
 `;
 
 describe("the browser bundle (dist/browser/plantstore-handler.js)", () => {
   it("is one self-contained ES module that serves requests with web platform globals only", async () => {
+    const document = await readContractDocument(join(KIT_ROOT, "test", "data", "multi-op", "plant-store-multi.yaml"));
     const { stdout } = await run(process.execPath, [
       "--experimental-vm-modules",
       "--no-warnings",
@@ -40,6 +46,7 @@ describe("the browser bundle (dist/browser/plantstore-handler.js)", () => {
       "-e",
       IN_A_WEB_REALM,
       BUNDLE,
+      JSON.stringify(document),
     ]);
     expect(JSON.parse(stdout)).toEqual({
       exports: [
@@ -49,11 +56,13 @@ describe("the browser bundle (dist/browser/plantstore-handler.js)", () => {
         "ERROR_ANSWERS",
         "KitError",
         "ResourceStore",
+        "createMockHandler",
         "createPlantStoreHandler",
       ],
       created: [200, '{"name":"a"}'],
       invalid: 400,
       list: '{"count":1,"plants":[{"id":9223372036854775807,"name":"a"}]}',
+      read: [200, '{"name":"Fern","id":9007199254740993}'],
       nodeGlobals: ["undefined", "undefined", "undefined", "undefined"],
     });
   });
