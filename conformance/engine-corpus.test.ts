@@ -1,5 +1,8 @@
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadContract } from "../src/contract/index.js";
+import { DEFAULT_SPEC, KIT_ROOT } from "../src/paths.js";
 import { startMockServer } from "../src/server/index.js";
 import { corpusDocuments } from "../test/corpus.js";
 import { judgeEngine } from "../test/engine-run.js";
@@ -26,21 +29,53 @@ const DOCUMENTS = [
   "xero-payroll-au",
 ];
 
+/** The OpenAPI Initiative's example documents (test/data/oai-examples, their licence beside them). */
+const OAI = join(KIT_ROOT, "test", "data", "oai-examples");
+const oaiExamples = readdirSync(OAI, { recursive: true, encoding: "utf8" })
+  .filter((f) => /\.(ya?ml|json)$/.test(f))
+  .sort()
+  .map((f) => ({ name: `OAI ${f}`, file: join(OAI, f) }));
+
+const KIT_DOCUMENTS = [
+  { name: "the Plant Store spec", file: DEFAULT_SPEC },
+  {
+    name: "the multi-operation Plant Store",
+    file: join(KIT_ROOT, "test", "data", "multi-op", "plant-store-multi.yaml"),
+  },
+];
+
+describe("the mock engine of the kit's documents and the OAI examples, judged by the harness", () => {
+  it("has every OAI example: those with operations are judged below, the one without is webhooks only", async () => {
+    const empty = [];
+    for (const doc of oaiExamples) if ((await loadContract(doc.file)).operations.length === 0) empty.push(doc.name);
+    expect(oaiExamples.length).toBeGreaterThanOrEqual(9);
+    expect(empty).toEqual(["OAI v3.1/webhook-example.yaml"]);
+  });
+  it.each(
+    [...KIT_DOCUMENTS, ...oaiExamples.filter((d) => !d.name.includes("webhook-example"))].map(
+      (d) => [d.name, d] as const,
+    ),
+  )("%s: every operation exercised, no finding", (_name, doc) => judged(doc.file), 60_000);
+});
+
+/** Serves a document with the engine over loopback and runs the harness's generated cases against it. */
+async function judged(file: string): Promise<void> {
+  const contract = await loadContract(file);
+  const server = await startMockServer({ contract, host: "127.0.0.1", port: 0 });
+  try {
+    const { summary, results } = await judgeEngine(contract, server.url);
+    const bad = results.filter((r) => r.outcome !== "pass");
+    expect(summary.exitCode, JSON.stringify(bad, null, 1).slice(0, 3000)).toBe(0);
+    expect(summary.coverage.operations.exercised).toBe(contract.operations.length);
+  } finally {
+    await server.close();
+  }
+}
+
 describe("the mock engine of public documents, judged by the harness", () => {
   it.each(corpusDocuments(DOCUMENTS).map((d) => [d.name, d] as const))(
     "%s: every operation exercised, no finding",
-    async (_name, doc) => {
-      const contract = await loadContract(doc.file);
-      const server = await startMockServer({ contract, host: "127.0.0.1", port: 0 });
-      try {
-        const { summary, results } = await judgeEngine(contract, server.url);
-        const bad = results.filter((r) => r.outcome !== "pass");
-        expect(summary.exitCode, JSON.stringify(bad, null, 1).slice(0, 3000)).toBe(0);
-        expect(summary.coverage.operations.exercised).toBe(contract.operations.length);
-      } finally {
-        await server.close();
-      }
-    },
+    (_name, doc) => judged(doc.file),
     120_000,
   );
 });
