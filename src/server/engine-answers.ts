@@ -6,7 +6,7 @@
 import type { CompiledOperation, CompiledResponse, Contract, MediaTypeEntry, Resolve } from "../contract/portable.js";
 import { checkResponse, followRefs, locateRef, propertiesOf } from "../contract/portable.js";
 import { ERROR_ANSWERS, errorAnswer, type ErrorAnswerCode, type WireResponse } from "./error-answers.js";
-import { ExactLiteral, plainValue, project, writeJson } from "./engine-values.js";
+import { ExactLiteral, plainValue, project, writeJson, type Fill } from "./engine-values.js";
 
 type Json = Record<string, unknown>;
 
@@ -139,13 +139,24 @@ export function documentedAnswer(
   // may match a later branch too (one extends another), which a oneOf refuses.
   const top = followRefs(schema, ctx.resolve) as Json | undefined;
   for (const shape of [schema, ...[...asArray(top?.oneOf), ...asArray(top?.anyOf)]])
-    for (const examples of [true, false]) candidates.push(() => plainValue(shape, ctx.resolve, 0, examples));
+    for (const [examples, fill] of PLAIN_MODES)
+      candidates.push(() => plainValue(shape, ctx.resolve, 0, examples, fill));
   for (const make of candidates) {
     const answer = write(make());
     if (judged(op, answer)) return answer;
   }
   return unanswerable(op, status, `no value the schema at ${entry.pointer}/schema accepts could be made`);
 }
+
+/** Plain values tried in turn: with examples or without, then fuller (engine-values.ts Fill). */
+const PLAIN_MODES: readonly (readonly [boolean, Fill])[] = [
+  [true, 0],
+  [false, 0],
+  [true, 1],
+  [false, 1],
+  [true, 2],
+  [false, 2],
+];
 
 /** Names an error body gives its parts, compared without case. */
 const STATUS_NAMES = new Set(["status", "statuscode", "error", "errorcode", "httpstatus", "code"]);

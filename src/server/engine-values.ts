@@ -97,14 +97,19 @@ const FORMATS: Readonly<Record<string, string>> = {
   regex: ".*",
 };
 
+/** How full a plain value is: 0 as little as the schema needs, 1 arrays with an item, 2 optional properties too. */
+export type Fill = 0 | 1 | 2;
+
 /**
  * A value a schema accepts, plain and the same every time: `const`, the first of `enum`, the
  * schema's example or default, else one built from its type and bounds (a format's usual value, a
  * pattern's first match from a fixed seed, the least number in range, the required properties).
  * With `examples` false, examples and defaults are passed over (a document's example may break its
- * own schema). Not a promise: the caller judges the answer it goes in by the contract.
+ * own schema); with `fill` 1, arrays hold at least one item, with 2 the first levels' objects their
+ * optional properties too (an empty array or object may match every branch of a `oneOf`, which the
+ * oneOf refuses). Not a promise: the caller judges the answer it goes in by the contract.
  */
-export function plainValue(schema: unknown, resolve: Resolve, depth = 0, examples = true): unknown {
+export function plainValue(schema: unknown, resolve: Resolve, depth = 0, examples = true, fill: Fill = 0): unknown {
   const s = followRefs(schema, resolve) as Json | undefined;
   if (s === undefined || typeof s !== "object") return null;
   if (s.const !== undefined) return s.const;
@@ -115,7 +120,7 @@ export function plainValue(schema: unknown, resolve: Resolve, depth = 0, example
   if (depth > MAX_DEPTH) return null;
   for (const key of ["oneOf", "anyOf"] as const)
     if (Array.isArray(s[key]) && (s[key] as unknown[]).length > 0)
-      return plainValue((s[key] as unknown[])[0], resolve, depth + 1, examples);
+      return plainValue((s[key] as unknown[])[0], resolve, depth + 1, examples, fill);
   const type = typeOf(s, resolve);
   switch (type) {
     case "string":
@@ -128,13 +133,19 @@ export function plainValue(schema: unknown, resolve: Resolve, depth = 0, example
     case "null":
       return null;
     case "array": {
-      const n = typeof s.minItems === "number" ? s.minItems : 0;
-      return Array.from({ length: n }, () => plainValue(s.items, resolve, depth + 1, examples));
+      const least = typeof s.minItems === "number" ? s.minItems : 0;
+      const n = fill > 0 && (typeof s.maxItems !== "number" || s.maxItems > 0) ? Math.max(least, 1) : least;
+      return Array.from({ length: n }, () => plainValue(s.items, resolve, depth + 1, examples, fill));
     }
     default: {
       const { properties, required } = propertiesOf(s, resolve);
       const out: Json = {};
-      for (const name of required) out[name] = plainValue(properties.get(name), resolve, depth + 1, examples);
+      for (const name of required) out[name] = plainValue(properties.get(name), resolve, depth + 1, examples, fill);
+      // Fuller, the first levels' optional properties too: an `enum` or `type` that tells one
+      // branch of a oneOf from another is often optional.
+      if (fill > 1 && depth < 2)
+        for (const [name, sub] of properties)
+          if (!(name in out)) out[name] = plainValue(sub, resolve, depth + 1, examples, fill);
       return out;
     }
   }

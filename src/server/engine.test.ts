@@ -171,3 +171,43 @@ describe("the engine's Location and envelopes", () => {
     expect(send("GET", "/api/v1/things/00000000-0000-4000-8000-00000000ffff").status).toBe(404);
   });
 });
+
+describe("a document whose answers cannot be made", () => {
+  it("says so in how it serves the operation, and answers 500 PS_MOCK_UNANSWERABLE naming the operation and the schema", async () => {
+    const { compileContract } = await import("../contract/index.js");
+    const impossible = {
+      type: "object",
+      required: ["code"],
+      properties: { code: { type: "string", minLength: 5, maxLength: 2 } },
+    };
+    const doc = {
+      openapi: "3.1.0",
+      info: { title: "impossible", version: "1" },
+      paths: {
+        "/status": {
+          get: {
+            operationId: "getStatus",
+            responses: { "200": { description: "ok", content: { "application/json": { schema: impossible } } } },
+          },
+        },
+        "/ping": { get: { operationId: "ping", responses: { "204": { description: "pong" } } } },
+      },
+    };
+    const broken = createEngine(compileContract(doc, "impossible.yaml"), {
+      credentials: { tokens: [TOKEN], basic: [] },
+      cors: { origins: [] },
+      maxItems: 10,
+    });
+    const served = Object.fromEntries(broken.served.map((s) => [s.operation.operationId, s]));
+    expect(served.getStatus!.unanswerable).toBe(true);
+    expect(served.getStatus!.served).toContain(
+      "cannot answer, answers 500 PS_MOCK_UNANSWERABLE: no value the schema at /paths/~1status/get/responses/200/content/application~1json/schema accepts",
+    );
+    expect(served.ping!.unanswerable).toBeUndefined();
+    const answer = broken.handle({ method: "GET", url: "/status", headers: {}, body: new Uint8Array() });
+    expect(answer.status).toBe(500);
+    expect(JSON.parse(answer.body)).toMatchObject({ error: 500, code: "PS_MOCK_UNANSWERABLE" });
+    expect(JSON.parse(answer.body).message).toContain("getStatus 200");
+    expect(broken.handle({ method: "GET", url: "/ping", headers: {}, body: new Uint8Array() }).status).toBe(204);
+  });
+});

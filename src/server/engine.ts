@@ -4,7 +4,7 @@
 // replace, patch, delete, list) or, for an operation outside the model, its documented example.
 // Every answer is judged by the contract before it is sent (engine-answers.ts).
 
-import type { AcceptedRequest, CompiledOperation, Contract, Resource, ResourceModel } from "../contract/portable.js";
+import type { AcceptedRequest, CompiledOperation, Contract, Resource, ResourceModel, Role } from "../contract/portable.js";
 import {
   checkRequest,
   followRefs,
@@ -46,14 +46,17 @@ export interface EngineOptions {
 /** How one operation is served, for the start-up report. */
 export interface ServedOperation {
   readonly operation: CompiledOperation;
-  /** `create plants`, or `examples only: <why>`. */
+  /** `create plants`, or `examples only: <why>`; with why it answers 500 where it cannot answer. */
   readonly served: string;
+  /** No success answer its contract accepts can be made: the operation answers 500 PS_MOCK_UNANSWERABLE. */
+  readonly unanswerable?: boolean;
 }
 
 export interface Engine {
   readonly handle: (request: CoreRequest) => WireResponse;
   readonly store: ResourceStore;
   readonly model: ResourceModel;
+  /** How each operation is served (made when first read: it probes every operation's answer). */
   readonly served: readonly ServedOperation[];
   /**
    * Creates the items of seed data (engine-seed.ts); how many. Throws KitError PS_DATA_INVALID naming
@@ -113,16 +116,15 @@ export function createEngine(contract: Contract, options: EngineOptions): Engine
     if (store.version !== before) options.onChange?.();
     return cors === undefined ? answer : { ...answer, headers: { ...answer.headers, ...cors } };
   };
-  const served = contract.operations.map((operation) => {
-    const role = model.roleOf(operation);
-    const why = model.whyOutside(operation);
-    return { operation, served: role !== undefined ? `${role.role} ${role.resource.name}` : `examples only: ${why}` };
-  });
+  // Made when first read (the start-up report): probing every answer compiles every validator.
+  let served: readonly ServedOperation[] | undefined;
   return {
     handle,
     store,
     model,
-    served,
+    get served() {
+      return (served ??= contract.operations.map((operation) => servedAs(ctx, operation)));
+    },
     seed: (text, source, limit = "--max-plants") => {
       const create = (path: string, body: Uint8Array): WireResponse =>
         route(ctx, TRUSTED, { method: "POST", url: path, headers: { "content-type": "application/json" }, body }, path);
@@ -138,6 +140,25 @@ export function createEngine(contract: Contract, options: EngineOptions): Engine
         );
     },
   };
+}
+
+/** The documented success status of a role: 201 for a create, 204 for a delete, where documented. */
+const roleStatus = (op: CompiledOperation, role: Role | undefined): number =>
+  successStatus(op, role === "create" ? [201, 200] : role === "delete" ? [204, 200] : [200]);
+
+/**
+ * How an operation is served, for the start-up report: its role, or why it answers from examples;
+ * and, where no success answer its contract accepts can be made (its schema cannot be satisfied),
+ * that it will answer 500 PS_MOCK_UNANSWERABLE, and why.
+ */
+function servedAs(ctx: Ctx, operation: CompiledOperation): ServedOperation {
+  const role = ctx.model.roleOf(operation);
+  const how =
+    role !== undefined ? `${role.role} ${role.resource.name}` : `examples only: ${ctx.model.whyOutside(operation)}`;
+  const probe = documentedAnswer(ctx.answers, operation, roleStatus(operation, role?.role), undefined);
+  if (probe.status !== 500 || !probe.body.includes('"PS_MOCK_UNANSWERABLE"')) return { operation, served: how };
+  const why = (JSON.parse(probe.body) as { message: string }).message.replace(/^.*?: [^ ]+ \d{3}: /, "");
+  return { operation, served: `${how}; cannot answer, answers 500 PS_MOCK_UNANSWERABLE: ${why}`, unanswerable: true };
 }
 
 /**
@@ -325,7 +346,7 @@ function create(ctx: Ctx, call: Call): WireResponse {
   }
   const headers: Record<string, string> = {};
   if (resource.location && resource.itemPath !== undefined) headers.location = itemUrl(call, key);
-  return documentedAnswer(ctx.answers, op, successStatus(op, [201, 200]), placed(resource, item), headers);
+  return documentedAnswer(ctx.answers, op, roleStatus(op, "create"), placed(resource, item), headers);
 }
 
 /** `a plant`, `an order`: one item of the resource, for messages. */
@@ -436,7 +457,7 @@ function remove(ctx: Ctx, call: Call): WireResponse {
   const found = itemOf(ctx, call);
   if (isAnswer(found)) return found;
   ctx.store.remove(collectionOf(ctx, call), found.key);
-  return documentedAnswer(ctx.answers, call.op, successStatus(call.op, [204, 200]), placed(call.resource, found.item));
+  return documentedAnswer(ctx.answers, call.op, roleStatus(call.op, "delete"), placed(call.resource, found.item));
 }
 
 /** A list: the collection's items in the order made, filtered, then paged as the request asks. */
