@@ -43,6 +43,10 @@ describe("checkRequest judges parameters when the path or query is given", () =>
     else {
       expect(checked).toMatchObject({ ok: false, reason: "parameter" });
       expect(checked.ok === false && checked.detail).toContain(expected);
+      // Every refusal lists at least one violation, located at the parameter.
+      const violations = checked.ok === false && "violations" in checked ? checked.violations : [];
+      expect(violations.length).toBeGreaterThan(0);
+      expect(violations[0]!.location).toMatch(/^(path|query|header|cookie)\//);
     }
   });
 

@@ -214,10 +214,16 @@ export function checkParameters(operation: CompiledOperation, request: RequestMe
     else if (p.in === "header") parsed = parseHeader(style, request.headers[p.name.toLowerCase()], p.shape);
     else parsed = parseCookie(style, cookies, p.shape, others);
     const where = `${p.in} parameter ${JSON.stringify(p.name)}`;
-    if (!parsed.ok) return { ok: false, reason: "parameter", detail: parsed.message, parameter: p, violations: [] };
+    // Each refusal lists what was wrong where, as a schema's would: a client reads one list.
+    const location = `${p.in}/${p.name}`;
+    if (!parsed.ok) {
+      const violations = [{ location, keyword: "style", message: parsed.message, schemaPath: "" }];
+      return { ok: false, reason: "parameter", detail: parsed.message, parameter: p, violations };
+    }
     if (parsed.value === undefined) {
       if (!p.required) continue;
-      return { ok: false, reason: "parameter", detail: `the ${where} is required`, parameter: p, violations: [] };
+      const violations = [{ location, keyword: "required", message: "is required", schemaPath: "" }];
+      return { ok: false, reason: "parameter", detail: `the ${where} is required`, parameter: p, violations };
     }
     const violations = p.validate(parsed.value);
     if (violations.length > 0) {
