@@ -4,7 +4,14 @@
 // replace, patch, delete, list) or, for an operation outside the model, its documented example.
 // Every answer is judged by the contract before it is sent (engine-answers.ts).
 
-import type { AcceptedRequest, CompiledOperation, Contract, Resource, ResourceModel, Role } from "../contract/portable.js";
+import type {
+  AcceptedRequest,
+  CompiledOperation,
+  Contract,
+  Resource,
+  ResourceModel,
+  Role,
+} from "../contract/portable.js";
 import {
   checkRequest,
   followRefs,
