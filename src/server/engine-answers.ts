@@ -70,14 +70,18 @@ function exampleOf(ctx: AnswerContext, entry: MediaTypeEntry, name?: string): { 
 const schemaOf = (ctx: AnswerContext, entry: MediaTypeEntry): unknown =>
   entry.hasSchema ? locateRef(ctx.contract.document, `${entry.pointer}/schema`)?.value : undefined;
 
-/** A value with the required properties it lacks filled with plain values, nested objects too. */
-export function complete(value: unknown, schema: unknown, resolve: Resolve, depth = 0): unknown {
+/**
+ * A value with the required properties it lacks filled, nested objects too: from the example at the
+ * same place where it has one (the document's own words), else with a plain value.
+ */
+export function complete(value: unknown, schema: unknown, resolve: Resolve, example?: unknown, depth = 0): unknown {
   if (typeof value !== "object" || value === null || Array.isArray(value) || depth > 12) return value;
   const { properties, required } = propertiesOf(followRefs(schema, resolve), resolve);
+  const shown = typeof example === "object" && example !== null && !Array.isArray(example) ? (example as Json) : {};
   const out: Json = { ...(value as Json) };
   for (const [name, sub] of properties)
-    if (name in out) out[name] = complete(out[name], sub, resolve, depth + 1);
-    else if (required.has(name)) out[name] = plainValue(sub, resolve);
+    if (name in out) out[name] = complete(out[name], sub, resolve, shown[name], depth + 1);
+    else if (required.has(name)) out[name] = name in shown ? shown[name] : plainValue(sub, resolve);
   return out;
 }
 
@@ -129,11 +133,16 @@ export function documentedAnswer(
     body: json ? writeJson(v) : typeof v === "string" ? v : writeJson(v),
   });
   const candidates: (() => unknown)[] = [];
-  if (value !== undefined) candidates.push(() => complete(project(value, schema, ctx.resolve), schema, ctx.resolve));
   const example = exampleOf(ctx, entry, exampleName);
+  if (value !== undefined) {
+    const stored = project(value, schema, ctx.resolve);
+    // What the item lacks from the example, then plainly: the example may break its own schema.
+    if (example !== undefined) candidates.push(() => complete(stored, schema, ctx.resolve, example.value));
+    candidates.push(() => complete(stored, schema, ctx.resolve));
+  }
   // The example with the stored item over it: the item's id and values, the example's for the rest.
   if (value !== undefined && example !== undefined)
-    candidates.push(() => project(overlay(example.value, value), schema, ctx.resolve));
+    candidates.push(() => project(overlay(example.value, project(value, schema, ctx.resolve)), schema, ctx.resolve));
   if (example !== undefined) candidates.push(() => example.value);
   // Plain values of the schema, then of each branch of a top oneOf/anyOf: the first branch's value
   // may match a later branch too (one extends another), which a oneOf refuses.

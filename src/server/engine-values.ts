@@ -68,9 +68,28 @@ export function project(value: unknown, schema: unknown, resolve: Resolve, depth
   const { properties, writeOnly } = propertiesOf(s, resolve);
   if (properties.size === 0) return value;
   const out: Json = {};
-  for (const [name, sub] of properties)
-    if (name in value && !writeOnly.has(name)) out[name] = project((value as Json)[name], sub, resolve, depth + 1);
+  for (const [name, sub] of properties) {
+    if (!(name in value) || writeOnly.has(name)) continue;
+    const v = (value as Json)[name];
+    // A request and an answer may give one name two shapes (DigitalOcean's `region`: a slug in, an
+    // object out): a stored value of another type is left out, for the example or a plain value.
+    if (fitsType(v, followRefs(sub, resolve))) out[name] = project(v, sub, resolve, depth + 1);
+  }
   return out;
+}
+
+/** The value's JSON type is one the schema's `type` allows (a schema without `type` allows any). */
+function fitsType(value: unknown, schema: unknown): boolean {
+  const s = (schema ?? {}) as Json;
+  const types = Array.isArray(s.type) ? (s.type as unknown[]) : typeof s.type === "string" ? [s.type] : undefined;
+  if (types === undefined) return true;
+  if (value === null) return types.includes("null") || s.nullable === true;
+  if (typeof value === "bigint") return types.includes("integer") || types.includes("number");
+  if (value instanceof ExactLiteral) return types.includes("number");
+  if (typeof value === "number")
+    return types.includes("number") || (types.includes("integer") && Number.isInteger(value));
+  if (Array.isArray(value)) return types.includes("array");
+  return types.includes(typeof value);
 }
 
 const FORMATS: Readonly<Record<string, string>> = {

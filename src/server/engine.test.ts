@@ -211,3 +211,51 @@ describe("a document whose answers cannot be made", () => {
     expect(broken.handle({ method: "GET", url: "/ping", headers: {}, body: new Uint8Array() }).status).toBe(204);
   });
 });
+
+describe("a name the request and the answer shape differently", () => {
+  it("answers with the stored item's id and values, the differing one from the example", async () => {
+    const { compileContract } = await import("../contract/index.js");
+    const region = { type: "object", required: ["slug"], properties: { slug: { type: "string" } } };
+    const Out = {
+      type: "object",
+      required: ["id", "name", "region"],
+      properties: { id: { type: "integer", readOnly: true }, name: { type: "string" }, region },
+    };
+    const In = {
+      type: "object",
+      required: ["name"],
+      properties: { name: { type: "string" }, region: { type: "string" } },
+    };
+    const example = { id: 77, name: "example", region: { slug: "ams3" } };
+    const answer = (status: string) => ({
+      [status]: { description: "ok", content: { "application/json": { schema: Out, example } } },
+    });
+    const doc = {
+      openapi: "3.0.3",
+      info: { title: "regions", version: "1" },
+      paths: {
+        "/droplets": {
+          post: {
+            operationId: "make",
+            requestBody: { required: true, content: { "application/json": { schema: In } } },
+            responses: answer("201"),
+          },
+        },
+        "/droplets/{droplet_id}": {
+          parameters: [{ name: "droplet_id", in: "path", required: true, schema: { type: "integer" } }],
+          get: { operationId: "read", responses: { ...answer("200"), "404": { description: "none" } } },
+        },
+      },
+    };
+    const e = createEngine(compileContract(doc, "regions.yaml"), {
+      credentials: { tokens: [TOKEN], basic: [] },
+      cors: { origins: [] },
+      maxItems: 10,
+    });
+    const body = new TextEncoder().encode('{"name":"web-1","region":"nyc3"}');
+    const made = e.handle({ method: "POST", url: "/droplets", headers: { "content-type": "application/json" }, body });
+    expect([made.status, JSON.parse(made.body)]).toEqual([201, { id: 1, name: "web-1", region: { slug: "ams3" } }]);
+    const read = e.handle({ method: "GET", url: "/droplets/1", headers: {}, body: new Uint8Array() });
+    expect(JSON.parse(read.body)).toEqual({ id: 1, name: "web-1", region: { slug: "ams3" } });
+  });
+});
