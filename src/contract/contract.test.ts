@@ -222,6 +222,11 @@ describe("matchMediaType", () => {
     expect(matchMediaType(keys, undefined)).toBeUndefined();
     expect(matchMediaType(keys, "json")).toBeUndefined();
   });
+  it("reads a documented bare `*` as `*/*`, the range its authors mean (Telnyx)", () => {
+    const bare = new Map([["*", 4]]);
+    expect(matchMediaType(bare, "application/pdf")).toEqual({ key: "*", value: 4 });
+    expect(matchMediaType(bare, "*")).toBeUndefined();
+  });
 });
 
 describe("parseMediaType", () => {

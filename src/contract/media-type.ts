@@ -56,9 +56,11 @@ export function matchMediaType<T>(
   const parsed = parseMediaType(header);
   if (parsed === undefined) return undefined;
   const [type] = parsed.essence.split("/");
+  // A bare `*` is no media range (RFC 9110 section 12.5.1); documents that write it mean `*/*` (Telnyx).
+  const essence = (key: string): string | undefined => (key.trim() === "*" ? "*/*" : parseMediaType(key)?.essence);
   for (const candidate of [parsed.essence, `${type}/*`, "*/*"]) {
     for (const [key, value] of keys) {
-      if (parseMediaType(key)?.essence === candidate) return { key, value };
+      if (essence(key) === candidate) return { key, value };
     }
   }
   return undefined;
