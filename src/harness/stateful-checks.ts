@@ -7,7 +7,7 @@
 import { finding, type Finding } from "./checks.js";
 import { compareIds, isEmptyValue, numericKey, sameValue, shown, at, ExactDecimal } from "./stateful-compare.js";
 import type { StatefulCheckId } from "./stateful-ids.js";
-import type { DoneStep, Expected, ItemState, SequenceState } from "./stateful-state.js";
+import { sentId, type DoneStep, type Expected, type ItemState, type SequenceState } from "./stateful-state.js";
 
 /** A stateful check: its id and the rule it holds a server to, as docs/checks-and-levels.md lists it. */
 export interface StatefulCheck {
@@ -83,6 +83,7 @@ export function statefulFindings(c: StatefulContext, step: DoneStep): Finding[] 
   const spec = step.spec;
   if (step.status === undefined) return [];
   if (spec.kind === "read") return readFindings(c, c.state.items[spec.item], step);
+  if (spec.kind === "create") return createFindings(c, step);
   if (spec.kind === "list") return listFindings(c, step);
   return [];
 }
@@ -109,6 +110,25 @@ function stateful(id: StatefulCheckId, c: StatefulContext, step: DoneStep, messa
 
 function note(id: StatefulCheckId, c: StatefulContext, step: DoneStep, message: string, expected: string): Finding {
   return finding(id, "note", message, expected, answered(step), rule(c, step), "stateful");
+}
+
+/** A create that sent the id and answers with another one: the server did not keep the id it was given. */
+function createFindings(c: StatefulContext, step: DoneStep): Finding[] {
+  const { id, idSent } = c.state.target;
+  if (!idSent || !success(step.status) || step.status === 202 || id.in === "request") return [];
+  const sent = sentId(id, step);
+  const answered = at(step.body, `${id.at}/${id.name}`);
+  if (sent === undefined || answered === undefined || compareIds(sent, answered) !== "different") return [];
+  const rounded = typeof sent === "bigint" && near(sent, answered) ? ", as through a double" : "";
+  return [
+    stateful(
+      "stateful.id-exact",
+      c,
+      step,
+      `the create sent ${id.name} ${shown(sent)} and answers ${shown(answered)}${rounded}`,
+      `${id.name} ${shown(sent)}, as sent`,
+    ),
+  ];
 }
 
 function readFindings(c: StatefulContext, x: ItemState, step: DoneStep): Finding[] {
@@ -285,16 +305,17 @@ function listFindings(c: StatefulContext, step: DoneStep): Finding[] {
 
 function duplicates(c: StatefulContext, step: DoneStep, items: readonly unknown[]): Finding[] {
   const name = c.state.target.id.name;
-  const seen = new Map<string, number>();
+  const seen = new Map<string, { id: unknown; n: number }>();
   for (const item of items) {
     const id = typeof item === "object" && item !== null ? (item as Record<string, unknown>)[name] : undefined;
     if (id === undefined || id === null || (typeof id === "object" && !(id instanceof ExactDecimal))) continue;
-    const key = typeof id === "string" ? `s:${id}` : typeof id === "boolean" ? `b:${id}` : numericKey(id as number);
-    seen.set(key, (seen.get(key) ?? 0) + 1);
+    const key =
+      typeof id === "string" ? `s:${id}` : typeof id === "boolean" ? `b:${id}` : numericKey(id as number | bigint);
+    seen.set(key, { id, n: (seen.get(key)?.n ?? 0) + 1 });
   }
-  const twice = [...seen].filter(([, n]) => n > 1);
+  const twice = [...seen.values()].filter(({ n }) => n > 1);
   if (twice.length === 0) return [];
-  const ids = twice.map(([k, n]) => `${k.replace(/^[sb]:/, "")} (${n} times)`).join(", ");
+  const ids = twice.map(({ id, n }) => `${shown(id)} (${n} times)`).join(", ");
   return [
     stateful(
       "stateful.list-unique",

@@ -39,6 +39,12 @@ export interface StatefulTarget {
   readonly resource: Resource;
   readonly ops: StatefulOperations;
   readonly id: IdProperty;
+  /**
+   * The client sends the id: the model reads it from the request, or the create's request requires
+   * it. The item's id is then the one sent (an answer that shows another is a finding); otherwise the
+   * server makes it, and the request leaves the property out.
+   */
+  readonly idSent: boolean;
   /** Parents to make first, outermost first; each child collection's list then holds only the sequence's items. */
   readonly parents: readonly ParentStep[];
   readonly filter: ListFilter | undefined;
@@ -105,11 +111,13 @@ function target(
     );
     return answer.properties.size === 0 ? undefined : new Set(names.filter((n) => answer.properties.has(n)));
   };
+  const required = propertiesOf(schemaOf(ops.create, doc), resolve).required;
   return {
     caseId: statefulCaseId(ops.create),
     resource,
     ops,
     id,
+    idSent: id.in === "request" || required.has(id.name),
     parents,
     filter: ops.list === undefined ? undefined : listFilter(doc, resource, ops),
     limit: ops.list === undefined ? undefined : listLimit(doc, resource, ops.list),

@@ -120,7 +120,7 @@ function recordCreate(state: SequenceState, item: ItemState, step: DoneStep): vo
     state.notes.push(`${step.label}: answered ${step.status ?? "nothing"}, so nothing is judged about ${item.name}`);
     return;
   }
-  item.id = madeId(state.target.id, step);
+  item.id = state.target.idSent ? sentId(state.target.id, step) : madeId(state.target.id, step);
   if (item.id === undefined) {
     state.notes.push(`${step.label}: its answer holds no id where the resource model says (${idPlace(state)})`);
     return;
@@ -139,8 +139,14 @@ const idPlace = (state: SequenceState): string => {
   return `${id.in === "request" ? "the request" : "the answer"} at ${id.at}/${id.name}`;
 };
 
+/** The id a create sent, at the top of its body. */
+export function sentId(id: StatefulTarget["id"], step: DoneStep): unknown {
+  const found = at(step.sent, `/${id.name.replace(/~/g, "~0").replace(/\//g, "~1")}`);
+  return typeof found === "string" || typeof found === "number" || typeof found === "bigint" ? found : undefined;
+}
+
 /** The new item's id: where the model says (the request or the answer), else the last segment of Location. */
-function madeId(id: StatefulTarget["id"], step: DoneStep): unknown {
+export function madeId(id: StatefulTarget["id"], step: DoneStep): unknown {
   const place = id.in === "request" ? step.sent : step.body;
   const found = at(place, `${id.at}/${id.name.replace(/~/g, "~0").replace(/\//g, "~1")}`);
   if (typeof found === "string" || typeof found === "number" || typeof found === "bigint") return found;

@@ -35,7 +35,8 @@ export function sequenceSteps(t: StatefulTarget): StepSpec[] {
   add(patch && read, { kind: "read", item: "A" });
   add(listed && (replace || patch), { kind: "list", filterBy: "A" });
   add(remove, { kind: "delete", item: "A" });
-  add(remove && read, { kind: "read", item: "A" }, { kind: "read", item: "B" });
+  // B first: a delete that took the wrong item shows as B gone, before A is seen still there.
+  add(remove && read, { kind: "read", item: "B" }, { kind: "read", item: "A" });
   add(remove && listed, { kind: "list", filterBy: "A" });
   add(remove, { kind: "delete", item: "B" });
   return steps;
@@ -123,12 +124,19 @@ function createRequest(inputs: StepInputs, item: ItemName): StepRequest | undefi
   const op = t.ops.create;
   const base = baseBody(inputs.contract, op, inputs.values.drawn, seedOf(inputs.values, `create ${item}`));
   const set = freshFilter(inputs, op);
+  // An id the client sends is fresh for every run (where its schema takes any); one the server makes is not sent.
   const kind = freshKind(inputs.contract.document, op, t.id.name);
-  if (t.id.in === "request" && kind !== undefined)
-    set[t.id.name] = freshId(inputs.values.ids[item], kind, inputs.random);
-  const body = bodyWith(inputs.contract, op, base, set);
+  if (t.idSent && kind !== undefined) set[t.id.name] = freshId(inputs.values.ids[item], kind, inputs.random);
+  const body = bodyWith(inputs.contract, op, t.idSent ? base : without(base, t.id.name), set);
   if (op.requestBody?.required === true && body === undefined) return undefined;
   return { op, parameters: pathValues(inputs, op), body, expect: { kind: "valid", refusable: true } };
+}
+
+/** An object body without one property. */
+function without(body: unknown, name: string): unknown {
+  if (typeof body !== "object" || body === null || Array.isArray(body) || !(name in body)) return body;
+  const { [name]: _left, ...rest } = body as Record<string, unknown>;
+  return rest;
 }
 
 function parentRequest(inputs: StepInputs, index: number): StepRequest | undefined {
@@ -136,10 +144,7 @@ function parentRequest(inputs: StepInputs, index: number): StepRequest | undefin
   const op = parent.create;
   const base = baseBody(inputs.contract, op, false, 0);
   const kind = freshKind(inputs.contract.document, op, parent.id.name);
-  const set =
-    parent.id.in === "request" && kind !== undefined
-      ? { [parent.id.name]: freshId("ordinary", kind, inputs.random) }
-      : {};
+  const set = kind !== undefined ? { [parent.id.name]: freshId("ordinary", kind, inputs.random) } : {};
   const body = bodyWith(inputs.contract, op, base, set);
   if (op.requestBody?.required === true && body === undefined) return undefined;
   return { op, parameters: pathValues(inputs, op), body, expect: MADE };

@@ -8,7 +8,7 @@ import { INT64_MAX, stringifyExact, TWO_53 } from "../contract/index.js";
 import { freshValue, type Random } from "./fresh.js";
 import { minimalBody, positiveBodies, type GeneratorOptions } from "./generate.js";
 import { schemaOf, verdict } from "./generate-encoding.js";
-import { minimalRequest } from "./generate-request.js";
+import { minimalRequest, plainValue } from "./generate-request.js";
 import { typeOf, view } from "./generate-schema-view.js";
 import { exactJson } from "./stateful-compare.js";
 
@@ -27,7 +27,11 @@ const NO_FRESH: GeneratorOptions = { fresh: new Map() };
 
 type Json = Record<string, unknown>;
 
-/** A body for an operation as an exact value: drawn from the generator with `seed`, else the plainest. */
+/**
+ * A body for an operation as an exact value: drawn from the generator with `seed`, else the plainest
+ * one with every optional property the contract takes at its plainest too (so that a property a later
+ * step does not send is there to be kept, or lost).
+ */
 export function baseBody(contract: Contract, op: CompiledOperation, drawn: boolean, seed: number): unknown {
   if (op.requestBody === undefined) return undefined;
   const doc = contract.document;
@@ -37,7 +41,22 @@ export function baseBody(contract: Contract, op: CompiledOperation, drawn: boole
         .find((b) => b !== null && b.text.startsWith("{"))?.text
     : undefined;
   const chosen = text ?? minimalBody(op, doc, NO_FRESH)?.text;
-  return chosen === undefined ? undefined : exactJson(chosen)?.value;
+  const value = chosen === undefined ? undefined : exactJson(chosen)?.value;
+  return text === undefined ? withPlainOptionals(doc, op, value) : value;
+}
+
+/** An object body with each optional property it lacks set to its plainest value, where the contract takes it. */
+function withPlainOptionals(doc: unknown, op: CompiledOperation, body: unknown): unknown {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return body;
+  let out = body as Json;
+  const schema = view(doc, schemaOf(op, doc));
+  for (const [name, property] of Object.entries((schema.properties ?? {}) as Json)) {
+    const p = view(doc, property);
+    if (name in out || p.readOnly === true) continue;
+    const next = { ...out, [name]: plainValue(property, doc) };
+    if (verdict(op, stringifyExact(next))) out = next;
+  }
+  return out;
 }
 
 /** The kind of fresh value a property of a request body takes: an integer, a text, or none. */
@@ -84,8 +103,8 @@ export function bodyWith(
 }
 
 /**
- * A patch body: of the drawn body, only the properties given (a new filter value) and one other the
- * body holds, so that the rest can be seen kept; the whole body when the contract wants more.
+ * A patch body: only the properties given (a new filter value), else one property of the drawn body,
+ * so that the others can be seen kept; the whole body when the contract wants more.
  */
 export function patchBody(
   contract: Contract,
@@ -95,8 +114,10 @@ export function patchBody(
   idName: string,
 ): string | undefined {
   if (typeof base !== "object" || base === null || Array.isArray(base)) return bodyWith(contract, op, base, set);
+  const props = (view(contract.document, schemaOf(op, contract.document)).properties ?? {}) as Json;
+  const given = Object.keys(set).filter((k) => k !== idName && props[k] !== undefined);
   const other = Object.keys(base).find((k) => !(k in set) && k !== idName);
-  const small = Object.fromEntries(Object.entries(base as Json).filter(([k]) => k === other));
+  const small = given.length > 0 ? {} : Object.fromEntries(Object.entries(base as Json).filter(([k]) => k === other));
   return bodyWith(contract, op, small, set) ?? bodyWith(contract, op, base, set);
 }
 
