@@ -112,23 +112,35 @@ function note(id: StatefulCheckId, c: StatefulContext, step: DoneStep, message: 
   return finding(id, "note", message, expected, answered(step), rule(c, step), "stateful");
 }
 
-/** A create that sent the id and answers with another one: the server did not keep the id it was given. */
+/**
+ * A create that sent an id and answers another. Where the model reads the id from the answer, a
+ * server may give its own id and ignore the one sent (a note); one that is the sent id changed (the
+ * nearest double, its low 32 bits, its first characters) is the id sent, not kept exactly.
+ */
 function createFindings(c: StatefulContext, step: DoneStep): Finding[] {
   const { id, idSent } = c.state.target;
   if (!idSent || !success(step.status) || step.status === 202 || id.in === "request") return [];
   const sent = sentId(id, step);
   const answered = at(step.body, `${id.at}/${id.name}`);
   if (sent === undefined || answered === undefined || compareIds(sent, answered) !== "different") return [];
-  const rounded = typeof sent === "bigint" && near(sent, answered) ? ", as through a double" : "";
-  return [
-    stateful(
-      "stateful.id-exact",
-      c,
-      step,
-      `the create sent ${id.name} ${shown(sent)} and answers ${shown(answered)}${rounded}`,
-      `${id.name} ${shown(sent)}, as sent`,
-    ),
-  ];
+  const how = corruption(sent, answered);
+  const expected = `${id.name} ${shown(sent)}, as sent, or an id of the server's own`;
+  if (how === undefined)
+    return [note("stateful.id-exact", c, step, `the server gives its own ${id.name} ${shown(answered)}`, expected)];
+  const message = `the create sent ${id.name} ${shown(sent)} and answers ${shown(answered)}, ${how}`;
+  return [stateful("stateful.id-exact", c, step, message, expected)];
+}
+
+/** How an id answered is the id sent, changed: through a double, cut to 32 bits, cut short; undefined when it is another. */
+function corruption(sent: unknown, answered: unknown): string | undefined {
+  if (typeof sent === "string")
+    return typeof answered === "string" && answered.length > 0 && sent.startsWith(answered) ? "cut short" : undefined;
+  if (typeof sent !== "bigint" && typeof sent !== "number") return undefined;
+  const value = BigInt(sent);
+  if (near(value, answered)) return "as through a double";
+  const low = [BigInt.asIntN(32, value), BigInt.asUintN(32, value)];
+  if (low.some((v) => compareIds(v, answered) === "same")) return "cut to its low 32 bits";
+  return undefined;
 }
 
 function readFindings(c: StatefulContext, x: ItemState, step: DoneStep): Finding[] {

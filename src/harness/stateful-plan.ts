@@ -40,9 +40,9 @@ export interface StatefulTarget {
   readonly ops: StatefulOperations;
   readonly id: IdProperty;
   /**
-   * The client sends the id: the model reads it from the request, or the create's request requires
-   * it. The item's id is then the one sent (an answer that shows another is a finding); otherwise the
-   * server makes it, and the request leaves the property out.
+   * The client sends an id: the model reads it from the request, or the create's request requires
+   * it (made fresh for each run). Otherwise the request leaves the property out. Where the model reads
+   * the id from the answer, the answer's id is the item's, whatever was sent.
    */
   readonly idSent: boolean;
   /** Parents to make first, outermost first; each child collection's list then holds only the sequence's items. */

@@ -120,7 +120,8 @@ function recordCreate(state: SequenceState, item: ItemState, step: DoneStep): vo
     state.notes.push(`${step.label}: answered ${step.status ?? "nothing"}, so nothing is judged about ${item.name}`);
     return;
   }
-  item.id = state.target.idSent ? sentId(state.target.id, step) : madeId(state.target.id, step);
+  const { id } = state.target;
+  item.id = id.in === "request" ? sentId(id, step) : (madeId(id, step) ?? sentId(id, step));
   if (item.id === undefined) {
     state.notes.push(`${step.label}: its answer holds no id where the resource model says (${idPlace(state)})`);
     return;
