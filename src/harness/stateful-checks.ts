@@ -230,7 +230,7 @@ function differences(
   const out = new Map<StatefulCheckId, { name: string; e: Expected; read: unknown }[]>();
   for (const [name, e] of x.expected) {
     const has = Object.prototype.hasOwnProperty.call(item, name);
-    if (has ? sameValue(e.value, item[name]) : isEmptyValue(e.value)) continue;
+    if (has ? sameValue(e.value, item[name]) : isEmptyValue(e.value) || e.value === null) continue;
     const check = CHECK_OF[e.how];
     out.set(check, [...(out.get(check) ?? []), { name, e, read: has ? item[name] : undefined }]);
   }

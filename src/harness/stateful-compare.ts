@@ -110,10 +110,12 @@ export function isEmptyValue(v: unknown): boolean {
 
 /**
  * Whether `read` is the value `written`, as a server may keep it: numbers exactly (float32 allowed
- * for non-integers), text leniently, arrays as sets, objects by the properties written (an empty one
- * may be left out, others may be added).
+ * for non-integers), text leniently, arrays as sets, objects by the properties both show (a server
+ * may drop what its schema does not name, and add its own). A null written clears a value (JSON
+ * merge patch, RFC 7396 section 2): whatever the server shows then, a default included, is kept.
  */
 export function sameValue(written: unknown, read: unknown): boolean {
+  if (written === null) return true;
   if (isNumeric(written) || isNumeric(read)) {
     if (isNumeric(written) && isNumeric(read)) return sameNumber(written, read);
     // A number written as text, or text as a number: the same when the digits are.
@@ -126,10 +128,10 @@ export function sameValue(written: unknown, read: unknown): boolean {
       written.every((w) => read.some((r) => sameValue(w, r))) && read.every((r) => written.some((w) => sameValue(w, r)))
     );
   if (isObject(written) && isObject(read))
-    return Object.entries(written).every(([k, w]) =>
-      Object.prototype.hasOwnProperty.call(read, k) ? sameValue(w, read[k]) : isEmptyValue(w),
+    return Object.entries(written).every(
+      ([k, w]) => !Object.prototype.hasOwnProperty.call(read, k) || sameValue(w, read[k]),
     );
-  return written === read || (written === null && read === undefined);
+  return written === read;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
