@@ -143,6 +143,16 @@ function corruption(sent: unknown, answered: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * A finding that rests on which property is the id: a note when the model guessed it (the guess may
+ * name another property, whose values then say nothing of the items).
+ */
+function onId(id: StatefulCheckId, c: StatefulContext, step: DoneStep, message: string, expected: string): Finding {
+  const guessed = c.state.target.id;
+  if (!guessed.guessed) return stateful(id, c, step, message, expected);
+  return note(id, c, step, `${message} (by ${guessed.name}, the id the resource model guessed)`, expected);
+}
+
 function readFindings(c: StatefulContext, x: ItemState, step: DoneStep): Finding[] {
   if (x.madeAt === undefined || x.id === undefined || x.unsure) return [];
   if (x.deletedAt !== undefined) return afterDelete(c, x, step);
@@ -155,8 +165,11 @@ function readFindings(c: StatefulContext, x: ItemState, step: DoneStep): Finding
 
 /** A read of an item the sequence made, not deleted, got 404 or 410: lost, or deleted with another. */
 function missing(c: StatefulContext, x: ItemState, step: DoneStep): Finding[] {
-  const since = x.seenAt ?? x.madeAt!;
-  const other = Object.values(c.state.items).find((y) => y !== x && y.deletedAt !== undefined && y.deletedAt > since);
+  // Only an item seen readable before another's delete was taken by it; one never seen was not kept.
+  const seen = x.seenAt;
+  const other = Object.values(c.state.items).find(
+    (y) => y !== x && seen !== undefined && y.deletedAt !== undefined && y.deletedAt > seen,
+  );
   if (other !== undefined) {
     const deleted = `step ${other.deletedAt! + 1} (${c.state.done[other.deletedAt!]?.label})`;
     return [
@@ -329,13 +342,7 @@ function duplicates(c: StatefulContext, step: DoneStep, items: readonly unknown[
   if (twice.length === 0) return [];
   const ids = twice.map(({ id, n }) => `${shown(id)} (${n} times)`).join(", ");
   return [
-    stateful(
-      "stateful.list-unique",
-      c,
-      step,
-      `the list holds the same ${name} more than once: ${ids}`,
-      "each item once",
-    ),
+    onId("stateful.list-unique", c, step, `the list holds the same ${name} more than once: ${ids}`, "each item once"),
   ];
 }
 
@@ -365,6 +372,10 @@ function singledOut(c: StatefulContext, step: DoneStep, x: ItemState, items: rea
   const filter = c.state.target.filter;
   const sentValue = filter === undefined ? undefined : x.filterValue;
   if (filter !== undefined && sentValue === undefined) return [];
+  // Without a filter, only a list under parents this sequence made holds nothing but its items.
+  const { parents } = c.state.target;
+  if (filter === undefined && (parents.length === 0 || parents.some((p) => !c.state.parentIds.has(p.parameter))))
+    return [];
   const showing = items.filter(
     (i) => typeof i === "object" && i !== null && filter !== undefined && filter.property in (i as object),
   );
@@ -386,7 +397,7 @@ function singledOut(c: StatefulContext, step: DoneStep, x: ItemState, items: rea
     if (found === undefined) return [];
     const deleted = `step ${x.deletedAt + 1} (${c.state.done[x.deletedAt]?.label})`;
     return [
-      stateful(
+      onId(
         "stateful.list-after-delete",
         c,
         step,
@@ -399,7 +410,7 @@ function singledOut(c: StatefulContext, step: DoneStep, x: ItemState, items: rea
   if (found === undefined)
     return complete
       ? [
-          stateful(
+          onId(
             "stateful.list-contains",
             c,
             step,

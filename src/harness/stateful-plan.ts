@@ -201,6 +201,8 @@ function itemPointer(resolve: Resolve, schema: unknown, id: IdProperty): string 
 function listFilter(doc: unknown, resource: Resource, ops: StatefulOperations): ListFilter | undefined {
   const candidates: ListFilter[] = [];
   for (const [name, property] of resource.list?.filters ?? []) {
+    // The id is the server's to fill, or the sequence's own: a fresh text must be a value nobody else sets.
+    if (property === resource.id?.name) continue;
     const parameter = ops.list!.parameters.find((p) => p.in === "query" && p.name === name);
     if (parameter === undefined || !takesText(doc, parameter.schema, true)) continue;
     if (freeText(doc, schemaOf(ops.create, doc), property)) candidates.push({ parameter, property });

@@ -48,7 +48,8 @@ export async function shrinkSequence(
   if (end < best.specs.length - 1) await attempt(best.specs.slice(0, end + 1), best.values);
   for (let i = failingPosition(best, check) - 1; i >= 0; i--) {
     const position = failingPosition(best, check);
-    if (i >= position) continue;
+    // A parent is what makes a nested collection's list the sequence's own: it stays.
+    if (i >= position || best.specs[i]?.kind === "parent") continue;
     await attempt(
       best.specs.filter((_, j) => j !== i),
       best.values,
