@@ -77,7 +77,10 @@ describe("the stateful phase against a catalogue of stores", () => {
     expect(summary.exitCode, JSON.stringify(results, null, 1).slice(0, 3000)).toBe(0);
     expect(statefulFindings(results)).toEqual([]);
     const [only] = results;
-    expect(only?.fixture).toBe("generated-stateful-createPlant");
+    expect(results.map((r) => r.fixture)).toEqual([
+      "generated-stateful-createPlant",
+      "generated-stateful-links-createPlant",
+    ]);
     expect(only?.sequence?.steps).toEqual(FULL);
     expect(only?.sequence?.notes).toEqual([]);
     expect(summary.levels).toEqual([
@@ -122,6 +125,18 @@ describe("the stateful phase against a catalogue of stores", () => {
     },
     60_000,
   );
+
+  it("an OpenAPI link is followed: the plant a create's answer names is read, and a lost write fails the link too", async () => {
+    const passing = await run({});
+    const chain = passing.results.find((r) => r.fixture === "generated-stateful-links-createPlant");
+    expect(chain?.outcome).toBe("pass");
+    expect(chain?.sequence?.steps).toEqual(["createPlant", "getPlant (link GetPlant)"]);
+    const lost = await run({ fault: "lost-write" });
+    const failed = lost.results.find((r) => r.fixture === "generated-stateful-links-createPlant");
+    const checks = failed!.steps.flatMap((s) => s.findings.filter((f) => f.counts).map((f) => f.check));
+    expect(checks).toEqual(["stateful.link-available"]);
+    expect(failed?.sequence?.reproduction?.match(/^curl /gm)).toHaveLength(2);
+  });
 
   it("by default the level is shown apart, not counted: a broken promise fails it and the run passes", async () => {
     const { summary, results } = await run({ fault: "no-op-delete" }, []);

@@ -171,7 +171,7 @@ async function runGeneratedCases(
   results: CaseResult[],
   caseFinished: (result: CaseResult, index: number) => void,
 ): Promise<{ ids: string[]; stopped: string | undefined }> {
-  if (options.generate === undefined || plan.generated.length + plan.stateful.length === 0)
+  if (options.generate === undefined || plan.generated.length + plan.stateful.length + plan.links.length === 0)
     return { ids: [], stopped: undefined };
   // An outer guard only (budgets are counts): by default it grows with the work planned.
   const work = Math.max(1, plan.generatedOperations.length);
@@ -179,7 +179,8 @@ async function runGeneratedCases(
   const deadline = Date.now() + maxTimeMs;
   const generated = await runGenerated(contract, plan.generated, options.generate, seed, runCase, deadline);
   const specSource = shortPath(contract.source);
-  const stateful = await runStatefulCases({ contract, specSource, runCase, seed, deadline }, plan.stateful);
+  const env = { contract, specSource, runCase, seed, deadline };
+  const stateful = await runStatefulCases(env, plan.stateful, plan.links);
   const all = [...generated.results, ...stateful.results];
   for (const result of all) {
     results.push(result);

@@ -5,6 +5,7 @@ import { CHECK_IDS, type CheckId } from "./checks.js";
 import { loadFixtures, type Fixture } from "./fixtures.js";
 import { generatable, negativesPossible } from "./generate-request.js";
 import type { RunOptions } from "./options.js";
+import { linkChains, type LinkChain } from "./stateful-links.js";
 import { statefulTargets, type StatefulTarget } from "./stateful-plan.js";
 import { escapeRegExp } from "../regexp.js";
 
@@ -47,6 +48,8 @@ export interface CasePlan extends Selection {
   readonly generated: readonly GeneratedCase[];
   /** The resources whose sequences the stateful phase runs (with --generate), in the model's order. */
   readonly stateful: readonly StatefulTarget[];
+  /** The chains of OpenAPI links the stateful phase follows (with --generate), one per operation with links. */
+  readonly links: readonly LinkChain[];
   /** Cases the run reports: one per selected fixture and per selected generated case. */
   readonly total: number;
   /** Why each operation no case targets is left out, by operationId (for the coverage report). */
@@ -66,6 +69,7 @@ export function planCases(contract: Contract, options: RunOptions): CasePlan {
       : contract.operations.filter((op) => generatable(op, contract.document, contract).ok);
   const allGenerated = candidates.flatMap((op) => generatedCasesOf(op, contract.document));
   const allStateful = options.generate === undefined ? [] : statefulTargets(contract, (op) => candidates.includes(op));
+  const allLinks = options.generate === undefined ? [] : linkChains(contract, (op) => candidates.includes(op));
   if (loaded.length === 0 && allGenerated.length === 0) {
     throw new KitError(
       "PS_USAGE",
@@ -80,15 +84,17 @@ export function planCases(contract: Contract, options: RunOptions): CasePlan {
     ...loaded.map((f) => ({ id: f.id, operationId: f.operationId })),
     ...allGenerated.map((g) => ({ id: g.id, operationId: g.operation.operationId })),
     ...allStateful.map((t) => ({ id: t.caseId, operationId: t.ops.create.operationId })),
+    ...allLinks.map((l) => ({ id: l.caseId, operationId: l.start.operationId })),
   ];
   const { chosen, checkFilter } = selectCases(cases, options.only ?? [], options.skip ?? []);
   const fixtures = loaded.filter((f) => chosen.has(f.id));
   const generated = allGenerated.filter((g) => chosen.has(g.id));
   const generatedOperations = candidates.filter((op) => generated.some((g) => g.operation === op));
   const stateful = allStateful.filter((t) => chosen.has(t.caseId));
-  const total = fixtures.length + generated.length + stateful.length;
+  const links = allLinks.filter((l) => chosen.has(l.caseId));
+  const total = fixtures.length + generated.length + stateful.length + links.length;
   const why = notPlanned(contract, { loaded, fixtures, generated: generatedOperations }, options);
-  return { loaded, fixtures, checkFilter, generatedOperations, generated, stateful, total, notPlanned: why };
+  return { loaded, fixtures, checkFilter, generatedOperations, generated, stateful, links, total, notPlanned: why };
 }
 
 /** Why the operations no selected fixture and no generated case targets are left out. */

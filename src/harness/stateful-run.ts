@@ -3,12 +3,7 @@
 // sent and judged by the contract as any case's step, the stateful checks judging it too; a failing
 // sequence is shrunk (stateful-shrink.ts) and reported as its shortest reproduction.
 import { randomBytes } from "node:crypto";
-import type { Contract } from "../contract/index.js";
-import type { CaseRunner } from "./case-runner.js";
-import { prepareRequest, checkPrepared } from "./fixtures.js";
 import { Random } from "./fresh.js";
-import { requestFixture } from "./generate-request.js";
-import { caseOutcome } from "./outcome.js";
 import type { CaseResult, ReportedFinding, StepResult } from "./results.js";
 import { statefulFindings } from "./stateful-checks.js";
 import type { StatefulTarget } from "./stateful-plan.js";
@@ -16,17 +11,10 @@ import { shrinkSequence, STATEFUL_BUDGET } from "./stateful-shrink.js";
 import { doneStep, newState, recordStep, type SequenceRun, type StepSpec } from "./stateful-state.js";
 import { sequenceSteps, stepLabel, stepRequest } from "./stateful-steps.js";
 import type { IdKind, SequenceValues } from "./stateful-values.js";
+import { sendStep, sequenceCase, type StatefulEnv } from "./stateful-send.js";
+import { linkCase, type LinkChain } from "./stateful-links.js";
 
-/** What every sequence of a run shares. */
-export interface StatefulEnv {
-  readonly contract: Contract;
-  /** The spec's location as rules cite it. */
-  readonly specSource: string;
-  readonly runCase: CaseRunner;
-  readonly seed: bigint;
-  /** The outer guard (--max-time), as a Date.now() instant. */
-  readonly deadline: number;
-}
+export type { StatefulEnv } from "./stateful-send.js";
 
 /** The first stateful finding of a run that fails its level (a warning, not known to the baseline). */
 export function statefulFailure(run: SequenceRun): ReportedFinding | undefined {
@@ -34,8 +22,6 @@ export function statefulFailure(run: SequenceRun): ReportedFinding | undefined {
     .flatMap((s) => s.findings)
     .find((f) => f.level === "stateful" && f.severity === "warning" && !f.known);
 }
-
-const SAMPLE_SECRETS = { token: "sample-token", wrongToken: "sample-wrong" };
 
 /** Runs the steps of one sequence in order, each step's stateful findings judged with its contract ones. */
 export async function runSequence(
@@ -57,39 +43,26 @@ export async function runSequence(
     error,
     stopped,
   });
+  const context = { state, specSource: env.specSource };
   for (const spec of specs) {
     if (Date.now() >= env.deadline) return run(undefined, true);
     const request = stepRequest({ contract: env.contract, state, values, random }, spec);
     if (request === undefined) continue;
     const index = state.done.length;
     const label = stepLabel(target, spec);
-    const fixture = requestFixture(
-      request.op,
-      target.caseId,
-      label,
-      { parameters: request.parameters, body: request.body === undefined ? undefined : { text: request.body } },
-      request.expect,
-    );
-    // A value an earlier answer gave (a server-made id) may make a request the contract refuses: not sent.
-    const prepared = prepareRequest(fixture, 0, new Map(), random, SAMPLE_SECRETS);
-    const checked = checkPrepared(request.op, prepared);
-    if (!checked.ok) {
-      state.notes.push(`${label}: not sent, the contract refuses it as made from earlier answers (${checked.detail})`);
+    const sent = await sendStep(env, target.caseId, label, request, random, (observed) => {
+      const done = doneStep(spec, index, label, observed);
+      const findings = statefulFindings(context, done);
+      state.done.push(done);
+      recordStep(state, done);
+      return findings;
+    });
+    if ("refused" in sent) {
+      state.notes.push(sent.refused);
       continue;
     }
-    const context = { state, specSource: env.specSource };
-    const result = await env.runCase(fixture, random, {
-      keepAll: true,
-      judgeStep: (observed) => {
-        const done = doneStep(spec, index, label, observed);
-        const findings = statefulFindings(context, done);
-        state.done.push(done);
-        recordStep(state, done);
-        return findings;
-      },
-    });
-    steps.push(...result.steps.map((s) => ({ ...s, index })));
-    if (result.error !== undefined) return run(result.error, false);
+    steps.push(...sent.result.steps.map((s) => ({ ...s, index })));
+    if (sent.result.error !== undefined) return run(sent.result.error, false);
     if (state.done.length === index) return run(undefined, false);
   }
   return run(undefined, false);
@@ -129,16 +102,6 @@ export async function statefulCase(env: StatefulEnv, target: StatefulTarget): Pr
   return caseOf(target, runs[0]!, runs, started);
 }
 
-/** The commands of a sequence's steps, in order, each under a comment naming it. */
-function reproduction(run: SequenceRun): string {
-  return run.steps
-    .map(
-      (s) =>
-        `# step ${s.index + 1}: ${run.state.done[s.index]?.label ?? ""} (${s.operation})\n${s.curl ?? "(not reproducible)"}`,
-    )
-    .join("\n");
-}
-
 function caseOf(
   target: StatefulTarget,
   run: SequenceRun,
@@ -146,78 +109,62 @@ function caseOf(
   started: number,
   shrinking?: { fromSteps: number; runs: number },
 ): CaseResult {
-  const findings = run.steps.flatMap((s) => s.findings);
   const error =
     run.error ??
     (run.stopped ? "not judged: the run stopped at its time limit (--max-time) during this sequence" : undefined);
-  const failing = findings.some((f) => f.severity !== "note" && !f.known) || error !== undefined;
   const labels = run.state.done.map((d) => d.label);
   const what = `${target.resource.collectionPath}: ${labels.join(" -> ")}`;
-  const description =
-    shrinking === undefined
-      ? `${runs.length} sequence${runs.length === 1 ? "" : "s"} on ${what}`
-      : `the shortest failing sequence (${labels.length} of ${shrinking.fromSteps} steps, after ${shrinking.runs} shrinking runs) on ${what}`;
-  // A passing sequence keeps each step's method, URL, status and notes: its evidence is the verdict.
-  const steps = failing
-    ? run.steps
-    : run.steps.map((s) => ({
-        ...s,
-        request: { method: s.request.method, url: s.request.url },
-        response: s.response && { status: s.response.status },
-        curl: undefined,
-      }));
-  return {
-    fixture: target.caseId,
-    description,
-    file: "(generated)",
+  return sequenceCase({
+    caseId: target.caseId,
     operation: target.ops.create.operationId,
-    outcome: caseOutcome(error, findings),
-    steps,
-    error,
-    durationMs: performance.now() - started,
-    answers: runs.flatMap((r) =>
-      r.steps.flatMap((s) =>
-        s.response === undefined
-          ? []
-          : [{ operation: s.operation, status: s.response.status, parameters: s.request.parameters }],
-      ),
-    ),
-    sequence: {
+    description:
+      shrinking === undefined
+        ? `${runs.length} sequence${runs.length === 1 ? "" : "s"} on ${what}`
+        : `the shortest failing sequence (${labels.length} of ${shrinking.fromSteps} steps, after ${shrinking.runs} shrinking runs) on ${what}`,
+    steps: run.steps,
+    labels,
+    record: {
       resource: target.resource.collectionPath,
-      steps: labels,
-      ...(failing ? { reproduction: reproduction(run) } : {}),
       ...(shrinking === undefined ? {} : { shrinking: { ...shrinking, plainValues: !run.values.drawn } }),
       notes: [...new Set(run.state.notes)],
     },
-  };
+    error,
+    heard: runs.flatMap((r) => r.steps),
+    durationMs: performance.now() - started,
+  });
 }
 
 /** The stateful cases of a run, one resource at a time; those the time limit left are said so. */
 export async function runStatefulCases(
   env: StatefulEnv,
   targets: readonly StatefulTarget[],
+  chains: readonly LinkChain[],
 ): Promise<{ results: CaseResult[]; stopped: boolean }> {
   const results: CaseResult[] = [];
   let stopped = false;
-  for (const target of targets) {
+  const cases = [
+    ...targets.map((t) => ({ id: t.caseId, operation: t.ops.create.operationId, run: () => statefulCase(env, t) })),
+    ...chains.map((c) => ({ id: c.caseId, operation: c.start.operationId, run: () => linkCase(env, c) })),
+  ];
+  for (const c of cases) {
     if (stopped || Date.now() >= env.deadline) {
       stopped = true;
-      results.push(notRun(target));
+      results.push(notRun(c.id, c.operation));
       continue;
     }
-    const result = await statefulCase(env, target);
+    const result = await c.run();
     if (result.error?.includes("--max-time") === true) stopped = true;
     results.push(result);
   }
   return { results, stopped };
 }
 
-function notRun(target: StatefulTarget): CaseResult {
+function notRun(fixture: string, operation: string): CaseResult {
   return {
-    fixture: target.caseId,
-    description: `sequences on ${target.resource.collectionPath}`,
+    fixture,
+    description: "a stateful sequence",
     file: "(generated)",
-    operation: target.ops.create.operationId,
+    operation,
     outcome: "error",
     steps: [],
     error: "not run: the run stopped at its time limit (--max-time) before this case",

@@ -4,7 +4,7 @@
 // Every body is checked by the contract before it is sent; one the contract refuses is never sent.
 import fc from "fast-check";
 import type { CompiledOperation, Contract } from "../contract/index.js";
-import { INT64_MAX, stringifyExact, TWO_53 } from "../contract/index.js";
+import { INT64_MAX, resourceModel, stringifyExact, TWO_53 } from "../contract/index.js";
 import { freshValue, type Random } from "./fresh.js";
 import { minimalBody, positiveBodies, type GeneratorOptions } from "./generate.js";
 import { schemaOf, verdict } from "./generate-encoding.js";
@@ -119,6 +119,17 @@ export function patchBody(
   const other = Object.keys(base).find((k) => !(k in set) && k !== idName);
   const small = given.length > 0 ? {} : Object.fromEntries(Object.entries(base as Json).filter(([k]) => k === other));
   return bodyWith(contract, op, small, set) ?? bodyWith(contract, op, base, set);
+}
+
+/**
+ * The plainest body of an operation (optional properties included), with a fresh value in the id
+ * property the resource model names for it (or `id`), where its schema takes one; undefined when none.
+ */
+export function plainBody(contract: Contract, op: CompiledOperation, random: Random): string | undefined {
+  const base = baseBody(contract, op, false, 0);
+  const name = resourceModel(contract).roleOf(op)?.resource.id?.name ?? "id";
+  const kind = freshKind(contract.document, op, name);
+  return bodyWith(contract, op, base, kind === undefined ? {} : { [name]: freshId("ordinary", kind, random) });
 }
 
 /** The plainest values of an operation's required parameters, by `in:name` (path ones are filled in later). */
