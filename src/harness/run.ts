@@ -173,8 +173,10 @@ async function runGeneratedCases(
 ): Promise<{ ids: string[]; stopped: string | undefined }> {
   if (options.generate === undefined || plan.generated.length + plan.stateful.length + plan.links.length === 0)
     return { ids: [], stopped: undefined };
-  // An outer guard only (budgets are counts): by default it grows with the work planned.
-  const work = Math.max(1, plan.generatedOperations.length);
+  // An outer guard only (budgets are counts): by default it grows with the work planned, the
+  // operations with generated cases and those the stateful sequences call.
+  const sequenced = [...plan.stateful.flatMap((t) => Object.values(t.ops)), ...plan.links.map((l) => l.start)];
+  const work = Math.max(1, new Set([...plan.generatedOperations, ...sequenced]).size);
   const maxTimeMs = options.generate.maxTimeMs ?? RUN_DEFAULTS.maxTimePerOperationMs * work;
   const deadline = Date.now() + maxTimeMs;
   const generated = await runGenerated(contract, plan.generated, options.generate, seed, runCase, deadline);
