@@ -1,12 +1,17 @@
-import { afterAll, describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { runConformance } from "../src/harness/run.js";
 import type { CaseResult } from "../src/harness/results.js";
 import { DEV_TOKEN, startMockServer } from "../src/server/index.js";
 import { TOKEN } from "../test/helpers.js";
 import { multiOpContract } from "../test/multi-op-server.js";
+import { runCli, spawnCli, stopSpawned, type Spawned } from "../test/process.js";
+import { tempDir } from "../test/temp-dir.js";
 import {
   SERVER_CHOICES,
   startStatefulServer,
+  STATEFUL_SPEC,
   STATEFUL_FAULTS,
   statefulContract,
   type StatefulServerOptions,
@@ -202,4 +207,80 @@ describe("the stateful phase against the kit's own mock engine", () => {
     },
     60_000,
   );
+});
+
+describe("the CLI: serve --spec as the target, conformance --level stateful with every report", () => {
+  let served: Spawned | undefined;
+  afterEach(() => stopSpawned(served));
+
+  it("passes the mock of the stateful document, the level counted and stated in every report and the certificate", async () => {
+    served = spawnCli(["serve", "--spec", STATEFUL_SPEC, "--port", "0", "--quiet"]);
+    const [, url] = await served.waitFor(/listening on (http:\/\/\S+)/);
+    const dir = tempDir("plantstore-stateful-");
+    const file = (name: string) => join(dir, name);
+    const r = await runCli(
+      [
+        "conformance",
+        "--target",
+        url!,
+        "--spec",
+        STATEFUL_SPEC,
+        "--generate",
+        "3",
+        "--no-fixtures",
+        "--level",
+        "stateful",
+        "--seed",
+        "9",
+        "--report",
+        `json=${file("r.json")}`,
+        "--report",
+        `markdown=${file("r.md")}`,
+        "--report",
+        `junit=${file("r.xml")}`,
+        "--report",
+        `html=${file("r.html")}`,
+        "--certificate",
+        file("cert.json"),
+      ],
+      { PLANTSTORE_TOKEN: DEV_TOKEN },
+    );
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/PASS +generated-stateful-createPlant/);
+    expect(r.stdout).toContain("levels: contract PASS; stateful PASS");
+    const json = JSON.parse(readFileSync(file("r.json"), "utf8")) as { summary: { levels: unknown[] } };
+    expect(json.summary.levels).toContainEqual({ level: "stateful", verdict: "pass", failedCases: [] });
+    expect(readFileSync(file("r.md"), "utf8")).toContain("### Stateful sequences");
+    expect(readFileSync(file("r.xml"), "utf8")).toContain('name="level.stateful" value="pass"');
+    expect(readFileSync(file("r.html"), "utf8")).toContain('<section id="sequences">');
+    const cert = JSON.parse(readFileSync(file("cert.json"), "utf8")) as { levels: unknown[] };
+    expect(cert.levels).toContainEqual({ level: "stateful", verdict: "pass", failedCases: 0 });
+  }, 120_000);
+
+  it("a broken store exits 1 with the shortest sequence, its evidence and its commands on the console", async () => {
+    const server = await startStatefulServer({ fault: "no-op-delete" });
+    try {
+      const r = await runCli(
+        ["conformance", "--target", server.url, "--spec", STATEFUL_SPEC, "--generate", "3", "--no-fixtures"].concat([
+          "--only",
+          "generated-stateful-createPlant",
+          "--level",
+          "stateful",
+        ]),
+        { PLANTSTORE_TOKEN: TOKEN },
+      );
+      expect(r.code, r.stdout + r.stderr).toBe(1);
+      expect(r.stdout).toContain("failure [stateful] stateful.delete-effective: A is still there, unchanged");
+      expect(r.stdout).toMatch(
+        /sequence on \/plants \(shrunk from \d+ steps in \d+ runs, plainest values\): create A -> delete A -> read A/,
+      );
+      expect(r.stdout).toContain("reproduce the sequence:");
+      expect(r.stdout.match(/^ {6}curl .* -X DELETE /gm)).toHaveLength(1);
+      expect(r.stdout).toContain(
+        "verdict: FAIL, the target breaks level stateful (the contract itself: PASS) (exit 1)",
+      );
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
 });
