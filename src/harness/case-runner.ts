@@ -100,18 +100,7 @@ export function createCaseRunner(ctx: CaseContext): CaseRunner {
         error = `the target refused for capacity (${result.response.status}); the case could not be judged: ${advice}`;
         break;
       }
-      // A value from an earlier answer that held nothing went as the fixture's `otherwise`: the
-      // resource it names may not exist, so 404 or 410 is an expected answer.
-      const written = fixture.steps[s]!.expect;
-      const fellBack = (prepared.fallbacks?.length ?? 0) > 0 && written.kind === "valid";
-      // A value taken from an earlier answer can make a step the contract refuses (Prism's made-up
-      // sid where the next path wants `^MG...`): it is no valid request, so it is not judged as one.
-      // Where that answer broke the contract, its findings are the verdict; else either answer goes.
-      const madeInvalid = written.kind === "valid" && s > 0 && !checkPrepared(operation, prepared).ok;
-      const expect =
-        fellBack || madeInvalid
-          ? { ...written, missingOk: true, ...(madeInvalid ? { refusable: true } : {}) }
-          : written;
+      const expect = stepExpectation(fixture, s, operation, prepared);
       const context = { operation, specSource: ctx.specSource, expect, result, redact: ctx.redact };
       const own = hooks?.judgeStep?.({ index: s, operation, prepared, result }) ?? [];
       const findings = [
@@ -142,6 +131,26 @@ export function createCaseRunner(ctx: CaseContext): CaseRunner {
       durationMs: performance.now() - started,
     };
   };
+}
+
+/** What a step is judged against: the fixture's expectation, eased where a value from an earlier answer decided it. */
+function stepExpectation(
+  fixture: Fixture,
+  s: number,
+  operation: CompiledOperation,
+  prepared: PreparedRequest,
+): Fixture["steps"][number]["expect"] {
+  // A value from an earlier answer that held nothing went as the fixture's `otherwise`: the
+  // resource it names may not exist, so 404 or 410 is an expected answer.
+  const written = fixture.steps[s]!.expect;
+  const fellBack = (prepared.fallbacks?.length ?? 0) > 0 && written.kind === "valid";
+  // A value taken from an earlier answer can make a step the contract refuses (Prism's made-up
+  // sid where the next path wants `^MG...`): it is no valid request, so it is not judged as one.
+  // Where that answer broke the contract, its findings are the verdict; else either answer goes.
+  const madeInvalid = written.kind === "valid" && s > 0 && !checkPrepared(operation, prepared).ok;
+  return fellBack || madeInvalid
+    ? { ...written, missingOk: true, ...(madeInvalid ? { refusable: true } : {}) }
+    : written;
 }
 
 /** A bug of the harness in one case makes that case an error, never a crash of the run. */

@@ -4,10 +4,22 @@
 // A legitimate choice of a server is never a finding (list order, a default page size, extra or
 // server-filled properties, seeded data, values kept in another spelling: see stateful-compare.ts);
 // what cannot be told apart from one is a note.
-import { finding, type Finding } from "./checks.js";
-import { compareIds, isEmptyValue, numericKey, sameValue, shown, at, ExactDecimal } from "./stateful-compare.js";
+import type { Finding } from "./checks.js";
+import { at, compareIds, ExactDecimal, numericKey, sameValue, shown } from "./stateful-compare.js";
+import {
+  differences,
+  gone,
+  madeName,
+  note,
+  stateful,
+  success,
+  type StatefulContext,
+} from "./stateful-findings.js";
 import type { StatefulCheckId } from "./stateful-ids.js";
-import { sentId, type DoneStep, type Expected, type ItemState, type SequenceState } from "./stateful-state.js";
+import { listFindings } from "./stateful-list-checks.js";
+import { sentId, type DoneStep, type ItemState } from "./stateful-state.js";
+
+export type { StatefulContext } from "./stateful-findings.js";
 
 /** A stateful check: its id and the rule it holds a server to, as docs/checks-and-levels.md lists it. */
 export interface StatefulCheck {
@@ -68,16 +80,6 @@ export const STATEFUL_CHECKS: readonly StatefulCheck[] = [
   },
 ];
 
-/** What the checks of a step read besides the step: the sequence so far and where rules point. */
-export interface StatefulContext {
-  readonly state: SequenceState;
-  /** The spec's location, to prefix JSON pointers in rules. */
-  readonly specSource: string;
-}
-
-const success = (s: number | undefined): boolean => s !== undefined && s >= 200 && s < 300;
-const gone = (s: number | undefined): boolean => s === 404 || s === 410;
-
 /** The findings of one step, judged against the sequence before it (call before recordStep). */
 export function statefulFindings(c: StatefulContext, step: DoneStep): Finding[] {
   const spec = step.spec;
@@ -86,30 +88,6 @@ export function statefulFindings(c: StatefulContext, step: DoneStep): Finding[] 
   if (spec.kind === "create") return createFindings(c, step);
   if (spec.kind === "list") return listFindings(c, step);
   return [];
-}
-
-/** `step 3 (read A: getPlant)` */
-export const stepName = (step: DoneStep): string =>
-  `step ${step.index + 1} (${step.label}: ${step.observed.operation.operationId})`;
-const madeName = (c: StatefulContext, x: ItemState): string =>
-  `step ${x.madeAt! + 1} (${c.state.done[x.madeAt!]?.label ?? `create ${x.name}`})`;
-
-/** The answer of a step as evidence: status and the start of its body. */
-function answered(step: DoneStep): string {
-  const r = step.observed.result;
-  if (!r.ok) return `${stepName(step)}: no answer`;
-  const text = r.response.body.toString("utf8");
-  return `${stepName(step)} answered ${r.response.status}${text === "" ? "" : `: ${text.length > 300 ? `${text.slice(0, 300)}...` : text}`}`;
-}
-
-const rule = (c: StatefulContext, step: DoneStep): string => `${c.specSource}#${step.observed.operation.pointer}`;
-
-function stateful(id: StatefulCheckId, c: StatefulContext, step: DoneStep, message: string, expected: string): Finding {
-  return finding(id, "warning", message, expected, answered(step), rule(c, step), "stateful");
-}
-
-function note(id: StatefulCheckId, c: StatefulContext, step: DoneStep, message: string, expected: string): Finding {
-  return finding(id, "note", message, expected, answered(step), rule(c, step), "stateful");
 }
 
 /**
@@ -141,16 +119,6 @@ function corruption(sent: unknown, answered: unknown): string | undefined {
   const low = [BigInt.asIntN(32, value), BigInt.asUintN(32, value)];
   if (low.some((v) => compareIds(v, answered) === "same")) return "cut to its low 32 bits";
   return undefined;
-}
-
-/**
- * A finding that rests on which property is the id: a note when the model guessed it (the guess may
- * name another property, whose values then say nothing of the items).
- */
-function onId(id: StatefulCheckId, c: StatefulContext, step: DoneStep, message: string, expected: string): Finding {
-  const guessed = c.state.target.id;
-  if (!guessed.guessed) return stateful(id, c, step, message, expected);
-  return note(id, c, step, `${message} (by ${guessed.name}, the id the resource model guessed)`, expected);
 }
 
 function readFindings(c: StatefulContext, x: ItemState, step: DoneStep): Finding[] {
@@ -227,29 +195,6 @@ function near(made: bigint, read: unknown): boolean {
   return numericKey(BigInt(Number(made))) === numericKey(read);
 }
 
-/** The check a difference breaks, by what wrote the value. */
-const CHECK_OF: Readonly<Record<Expected["how"], StatefulCheckId>> = {
-  create: "stateful.read-back",
-  replace: "stateful.update-visible",
-  patch: "stateful.update-visible",
-  kept: "stateful.patch-keeps-unsent",
-};
-
-/** The properties whose value read is another than the one written, by check. */
-function differences(
-  x: ItemState,
-  item: Record<string, unknown>,
-): Map<StatefulCheckId, { name: string; e: Expected; read: unknown }[]> {
-  const out = new Map<StatefulCheckId, { name: string; e: Expected; read: unknown }[]>();
-  for (const [name, e] of x.expected) {
-    const has = Object.prototype.hasOwnProperty.call(item, name);
-    if (has ? sameValue(e.value, item[name]) : isEmptyValue(e.value) || e.value === null) continue;
-    const check = CHECK_OF[e.how];
-    out.set(check, [...(out.get(check) ?? []), { name, e, read: has ? item[name] : undefined }]);
-  }
-  return out;
-}
-
 function valueFindings(c: StatefulContext, x: ItemState, item: object, step: DoneStep): Finding[] {
   const o = item as Record<string, unknown>;
   const out: Finding[] = [];
@@ -302,156 +247,5 @@ function afterDelete(c: StatefulContext, x: ItemState, step: DoneStep): Finding[
     ];
   return [
     stateful("stateful.delete-effective", c, step, `${x.name} is still there, unchanged, after ${deleted}`, expected),
-  ];
-}
-
-/** The findings of a list: its limit, duplicates, and whether it shows the item it can single out. */
-function listFindings(c: StatefulContext, step: DoneStep): Finding[] {
-  if (!success(step.status) || step.spec.kind !== "list") return [];
-  const { target } = c.state;
-  const items = at(step.body, target.resource.list?.itemsAt ?? "");
-  if (!Array.isArray(items)) return [];
-  const out: Finding[] = [];
-  const limit = target.limit;
-  if (step.spec.limit === true && limit !== undefined && items.length > limit.value)
-    out.push(
-      stateful(
-        "stateful.list-limit",
-        c,
-        step,
-        `the list holds ${items.length} items, past the ${limit.parameter.name}=${limit.value} sent`,
-        `at most ${limit.value} items`,
-      ),
-    );
-  out.push(...duplicates(c, step, items));
-  if (step.spec.filterBy !== undefined) out.push(...singledOut(c, step, c.state.items[step.spec.filterBy], items));
-  return out;
-}
-
-function duplicates(c: StatefulContext, step: DoneStep, items: readonly unknown[]): Finding[] {
-  const name = c.state.target.id.name;
-  const seen = new Map<string, { id: unknown; n: number }>();
-  for (const item of items) {
-    const id = typeof item === "object" && item !== null ? (item as Record<string, unknown>)[name] : undefined;
-    if (id === undefined || id === null || (typeof id === "object" && !(id instanceof ExactDecimal))) continue;
-    const key =
-      typeof id === "string" ? `s:${id}` : typeof id === "boolean" ? `b:${id}` : numericKey(id as number | bigint);
-    seen.set(key, { id, n: (seen.get(key)?.n ?? 0) + 1 });
-  }
-  const twice = [...seen.values()].filter(({ n }) => n > 1);
-  if (twice.length === 0) return [];
-  const ids = twice.map(({ id, n }) => `${shown(id)} (${n} times)`).join(", ");
-  return [
-    onId("stateful.list-unique", c, step, `the list holds the same ${name} more than once: ${ids}`, "each item once"),
-  ];
-}
-
-/** Whether a list element is the item x: by its id, else (no id shown) by the fresh filter value it holds. */
-function isItem(c: StatefulContext, x: ItemState, element: unknown): boolean {
-  if (typeof element !== "object" || element === null) return false;
-  const o = element as Record<string, unknown>;
-  const id = o[c.state.target.id.name];
-  if (id !== undefined) return compareIds(x.id, id) !== "different";
-  const filter = c.state.target.filter?.property;
-  return filter !== undefined && x.filterValue !== undefined && holds(o[filter], x.filterValue);
-}
-
-/** Whether a value holds a filter's text (equal, or within it, or an array with it). */
-function holds(value: unknown, text: string): boolean {
-  if (Array.isArray(value)) return value.some((v) => holds(v, text));
-  return typeof value === "string" && (sameValue(text, value) || value.toLowerCase().includes(text.toLowerCase()));
-}
-
-/**
- * A list in which the item can be singled out: filtered by the fresh value only it holds (every
- * element showing the property holds the value, or the filter was not applied and nothing is judged),
- * or under a parent the sequence made. A deleted item is gone from it; another is in it, as it is now.
- */
-function singledOut(c: StatefulContext, step: DoneStep, x: ItemState, items: readonly unknown[]): Finding[] {
-  if (x.madeAt === undefined || x.id === undefined || x.unsure) return [];
-  const filter = c.state.target.filter;
-  const sentValue = filter === undefined ? undefined : x.filterValue;
-  if (filter !== undefined && sentValue === undefined) return [];
-  // Without a filter, only a list under parents this sequence made holds nothing but its items.
-  const { parents } = c.state.target;
-  if (filter === undefined && (parents.length === 0 || parents.some((p) => !c.state.parentIds.has(p.parameter))))
-    return [];
-  const showing = items.filter(
-    (i) => typeof i === "object" && i !== null && filter !== undefined && filter.property in (i as object),
-  );
-  const filtered =
-    filter === undefined || showing.every((i) => holds((i as Record<string, unknown>)[filter.property], sentValue!));
-  const how = filter === undefined ? "under the parent the sequence made" : `by ${filter.parameter.name}=${sentValue}`;
-  if (!filtered)
-    return [
-      note(
-        "stateful.list-contains",
-        c,
-        step,
-        `the list ${how} holds items without that value: not filtered, not judged`,
-        "",
-      ),
-    ];
-  const found = items.find((i) => isItem(c, x, i));
-  if (x.deletedAt !== undefined) {
-    if (found === undefined) return [];
-    const deleted = `step ${x.deletedAt + 1} (${c.state.done[x.deletedAt]?.label})`;
-    return [
-      onId(
-        "stateful.list-after-delete",
-        c,
-        step,
-        `the list ${how} still shows ${x.name}, deleted by ${deleted}`,
-        `no ${x.name}`,
-      ),
-    ];
-  }
-  const complete = filter === undefined || showing.length === items.length;
-  if (found === undefined)
-    return complete
-      ? [
-          onId(
-            "stateful.list-contains",
-            c,
-            step,
-            `the list ${how} does not show ${x.name}, made by ${madeName(c, x)}`,
-            `${x.name} in the list`,
-          ),
-        ]
-      : [
-          note(
-            "stateful.list-contains",
-            c,
-            step,
-            `the list ${how} does not show ${x.name}; its items do not show ${filter!.property}, so it is not judged`,
-            "",
-          ),
-        ];
-  return staleInList(c, step, x, found as Record<string, unknown>, how);
-}
-
-/** The item as listed shows its current values where it shows a property at all (a list may show fewer). */
-function staleInList(
-  c: StatefulContext,
-  step: DoneStep,
-  x: ItemState,
-  element: Record<string, unknown>,
-  how: string,
-): Finding[] {
-  const shownOnly = Object.fromEntries([...x.expected].filter(([name]) => name in element));
-  const diffs = differences({ ...x, expected: new Map(Object.entries(shownOnly)) }, element);
-  if (diffs.size === 0) return [];
-  const what = [...diffs.values()]
-    .flat()
-    .map(({ name, e, read }) => `${name} ${shown(read)}, not ${shown(e.value)} from step ${e.step + 1}`)
-    .join("; ");
-  return [
-    stateful(
-      "stateful.list-contains",
-      c,
-      step,
-      `the list ${how} shows ${x.name} with ${what}`,
-      `${x.name} as it is now`,
-    ),
   ];
 }
