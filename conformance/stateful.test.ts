@@ -143,6 +143,32 @@ describe("the stateful phase against a catalogue of stores", () => {
     expect(failed?.sequence?.reproduction?.match(/^curl /gm)).toHaveLength(2);
   });
 
+  it("--seed replays the same sequence, the same values but for fresh ids and filter texts", async () => {
+    const server = await startStatefulServer({ fault: "patch-drops-unsent" });
+    try {
+      const once = () =>
+        runConformance({
+          target: server.url,
+          token: TOKEN,
+          contract,
+          noFixtures: true,
+          generate: { count: 5 },
+          only: ["generated-stateful-createPlant"],
+          seed: 11n,
+          levels: ["stateful"],
+        });
+      const fresh = (text: string | undefined) =>
+        text?.replace(/fresh-[0-9a-f]{16}/g, "fresh-X").replace(/\d{13,}/g, "N");
+      const [first, second] = [await once(), await once()];
+      expect(first.results[0]?.sequence?.steps).toEqual(second.results[0]?.sequence?.steps);
+      expect(fresh(first.results[0]?.sequence?.reproduction)).toBe(fresh(second.results[0]?.sequence?.reproduction));
+      // The ids themselves are new each run: a replay never collides with what the first run made.
+      expect(first.results[0]?.sequence?.reproduction).not.toBe(second.results[0]?.sequence?.reproduction);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
   it("by default the level is shown apart, not counted: a broken promise fails it and the run passes", async () => {
     const { summary, results } = await run({ fault: "no-op-delete" }, []);
     expect(summary.exitCode).toBe(0);
