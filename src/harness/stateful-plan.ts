@@ -56,6 +56,19 @@ export interface StatefulTarget {
   compared(write: CompiledOperation, read: CompiledOperation): ReadonlySet<string> | undefined;
 }
 
+/**
+ * Properties a server fills whatever a client sends, though the schema does not say `readOnly`:
+ * timestamps of its own (`created_at`, `updatedAt`, `modified`, `last_modified`) and version counters
+ * (`version`, `revision`, `etag`). Never compared.
+ */
+const SERVER_FILLED =
+  /^(created|updated|modified|changed|deleted|last[_-]?(modified|updated|changed)|timestamp|version|revision|etag|lock[_-]?version|_?rev)([_-]?(at|on|date|time|timestamp))?$/i;
+/** Suffixes of a server's timestamps, in their case: `created_at`, `publishedAt`, `modified_on`. */
+const SERVER_TIME_SUFFIX = /[a-z0-9](_at|At|_on|On|Timestamp|_timestamp)$/;
+
+/** Whether a property is one a server fills whatever it is sent (see SERVER_FILLED). */
+export const serverFilled = (name: string): boolean => SERVER_FILLED.test(name) || SERVER_TIME_SUFFIX.test(name);
+
 /** The id of the stateful case of a resource (its create's operation names it). */
 export const statefulCaseId = (create: CompiledOperation): string => `generated-stateful-${create.operationId}`;
 

@@ -3,7 +3,7 @@
 // answer updates it (recordStep); the stateful checks compare the next answers with it.
 import { at, exactJson } from "./stateful-compare.js";
 import type { ObservedStep } from "./case-runner.js";
-import type { StatefulTarget } from "./stateful-plan.js";
+import { serverFilled, type StatefulTarget } from "./stateful-plan.js";
 import type { StepResult } from "./results.js";
 import type { SequenceValues } from "./stateful-values.js";
 
@@ -173,7 +173,7 @@ function writtenProperties(state: SequenceState, write: ObservedStep["operation"
   const read = state.target.ops.read ?? state.target.ops.list;
   const shared = read === undefined ? undefined : state.target.compared(write, read);
   return Object.entries(sent as Record<string, unknown>).filter(
-    ([name]) => name !== state.target.id.name && (shared === undefined || shared.has(name)),
+    ([name]) => name !== state.target.id.name && !serverFilled(name) && (shared === undefined || shared.has(name)),
   );
 }
 
