@@ -6,15 +6,7 @@
 // what cannot be told apart from one is a note.
 import type { Finding } from "./checks.js";
 import { at, compareIds, ExactDecimal, numericKey, sameValue, shown } from "./stateful-compare.js";
-import {
-  differences,
-  gone,
-  madeName,
-  note,
-  stateful,
-  success,
-  type StatefulContext,
-} from "./stateful-findings.js";
+import { differences, gone, madeName, note, stateful, success, type StatefulContext } from "./stateful-findings.js";
 import type { StatefulCheckId } from "./stateful-ids.js";
 import { listFindings } from "./stateful-list-checks.js";
 import { sentId, type DoneStep, type ItemState } from "./stateful-state.js";
