@@ -8,7 +8,7 @@ import { runConformance } from "../src/harness/run.js";
 // with generated cases and no fixture, and catches each fault a contract can show.
 const contract = await multiOpContract();
 
-async function run(fault?: MultiOpFault, seed = 5n) {
+async function run(fault?: MultiOpFault, seed = 5n, levels: string[] = []) {
   const server = await startMultiOpServer(fault === undefined ? {} : { fault });
   try {
     return await runConformance({
@@ -18,6 +18,7 @@ async function run(fault?: MultiOpFault, seed = 5n) {
       noFixtures: true,
       generate: { count: 25 },
       seed,
+      levels,
     });
   } finally {
     await server.close();
@@ -37,13 +38,16 @@ describe("generated cases for every operation of a multi-operation contract", ()
       expect(summary.coverage.parameters.notExercised).toEqual([]);
       // Each generated case has the time of all the requests it stands for, never 0 ms.
       expect(results.every((r) => r.durationMs > 0)).toBe(true);
-      expect(results.map((r) => r.fixture)).toEqual(
-        ["createPlant", "listPlants", "getPlant", "updatePlant", "deletePlant"].flatMap((op) => [
+      expect(results.map((r) => r.fixture)).toEqual([
+        ...["createPlant", "listPlants", "getPlant", "updatePlant", "deletePlant"].flatMap((op) => [
           `generated-positive-${op}`,
           `generated-negative-${op}`,
           `generated-auth-${op}`,
         ]),
-      );
+        "generated-stateful-createPlant",
+      ]);
+      // The stateful phase ran and found nothing: its level is shown, not counted.
+      expect(summary.levels.at(-1)).toEqual({ level: "stateful", verdict: "pass", failedCases: [], counted: false });
     }
   }, 120_000);
 
@@ -69,12 +73,24 @@ describe("generated cases for every operation of a multi-operation contract", ()
     60_000,
   );
 
-  // What a contract cannot show: "at most limit of them" and "the plant with the given id" are prose,
-  // and the harness does not compare one answer with another. The README says so; this keeps it true.
-  it.each(["ignores-limit", "rounds-big-ids"] as const)(
-    "a server that %s passes: not visible in the contract",
-    async (fault) => {
-      expect((await run(fault)).summary.exitCode).toBe(0);
+  // What no answer shows alone: "at most limit of them" and "the plant with the given id" are prose. The
+  // stateful phase compares answers across a sequence: the level stateful fails, shown apart; by
+  // default it does not count (docs/checks-and-levels.md says why), with --level stateful it does.
+  it.each([
+    ["ignores-limit", "stateful.list-limit"],
+    ["rounds-big-ids", "stateful.id-exact"],
+  ] as const)(
+    "a server that %s passes the contract and fails the level stateful (%s)",
+    async (fault, check) => {
+      const shown = await run(fault);
+      expect(shown.summary.exitCode).toBe(0);
+      expect(shown.summary.levels[0]?.verdict).toBe("pass");
+      expect(shown.summary.levels.at(-1)).toMatchObject({ level: "stateful", verdict: "fail", counted: false });
+      const counted = await run(fault, 5n, ["stateful"]);
+      expect(counted.summary.exitCode).toBe(1);
+      const sequence = counted.results.find((r) => r.fixture === "generated-stateful-createPlant");
+      const checks = sequence!.steps.flatMap((s) => s.findings.filter((f) => f.counts).map((f) => f.check));
+      expect(checks).toContain(check);
     },
     60_000,
   );

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { KIT_ERRORS } from "../src/errors.js";
 import { CHECKS } from "../src/harness/checks.js";
+import { STATEFUL_CHECKS } from "../src/harness/stateful-checks.js";
 import { LEVEL_SUMMARIES, LEVELS } from "../src/harness/levels.js";
 import { KIT_ROOT } from "../src/paths.js";
 import { ERROR_ANSWERS } from "../src/server/error-answers.js";
@@ -25,16 +26,19 @@ function rows(doc: string): Map<string, string[][]> {
 describe("docs/checks-and-levels.md states the code's checks and levels", () => {
   const table = rows("checks-and-levels.md");
 
-  it.each(CHECKS.map((c) => [c.id, c.summary]))("check %s: one row, its rule CHECKS[].summary", (id, summary) => {
-    expect(table.get(id)?.map((cells) => cells[0])).toEqual([summary]);
-  });
+  it.each([...CHECKS, ...STATEFUL_CHECKS].map((c) => [c.id, c.summary]))(
+    "check %s: one row, its rule CHECKS[].summary",
+    (id, summary) => {
+      expect(table.get(id)?.map((cells) => cells[0])).toEqual([summary]);
+    },
+  );
 
   it.each(LEVELS.map((l) => [l, LEVEL_SUMMARIES[l]]))("level %s: one row, its rule LEVEL_SUMMARIES", (level, rule) => {
     expect(table.get(level)?.map((cells) => cells[0])).toEqual([rule]);
   });
 
   it("lists no check or level the code does not have", () => {
-    const known = new Set<string>([...CHECKS.map((c) => c.id), ...LEVELS]);
+    const known = new Set<string>([...CHECKS.map((c) => c.id), ...STATEFUL_CHECKS.map((c) => c.id), ...LEVELS]);
     expect([...table.keys()].filter((k) => !known.has(k))).toEqual([]);
   });
 });

@@ -146,7 +146,9 @@ export const CONFORMANCE = {
       help: `also generate N (${GENERATE_COUNT} if not given) bodies per operation and polarity from the request schema`,
       more:
         "Positive ones (edges of the schema) must get the documented success, negative ones (one broken rule each) " +
-        "a 4xx; a failure is shrunk to a smallest failing body.",
+        "a 4xx; a failure is shrunk to a smallest failing body. Then the stateful phase: a sequence per resource of " +
+        "the contract (create, read, replace, patch, list, delete) and each chain of its OpenAPI links, answers " +
+        "compared across steps (level stateful: shown, counted with --level stateful).",
       option: `${run}.generate.count`,
       section: "What to run",
     },
@@ -174,7 +176,7 @@ export const CONFORMANCE = {
       more:
         "Generation and shrinking are budgeted by counts, so only a hang reaches it; a run it stops exits 2 " +
         "and says how many cases were judged.",
-      defaultText: `${RUN_DEFAULTS.maxTimePerOperationMs} for each operation with generated cases`,
+      defaultText: `${RUN_DEFAULTS.maxTimePerOperationMs} for each operation with generated cases or in a stateful sequence`,
       option: `${run}.generate.maxTimeMs`,
       section: "What to run",
     },

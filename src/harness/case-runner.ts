@@ -38,8 +38,24 @@ export interface CaseContext {
   readonly evidence: "findings" | "all";
 }
 
+/** One step's exchange as sent and answered, for a caller that compares it with other steps' (StepHooks). */
+export interface ObservedStep {
+  readonly index: number;
+  readonly operation: CompiledOperation;
+  readonly prepared: PreparedRequest;
+  readonly result: ExchangeResult;
+}
+
+/** What a caller that drives a sequence of cases asks of each step (the stateful phase). */
+export interface StepHooks {
+  /** Findings of the caller's own on a step's exchange, judged, masked and classified with the step's. */
+  readonly judgeStep?: (step: ObservedStep) => readonly Finding[];
+  /** Keep every step's headers, bodies and curl command, not only those of steps with a finding. */
+  readonly keepAll?: boolean;
+}
+
 /** Runs one case; its fresh values come from its own stream. */
-export type CaseRunner = (fixture: Fixture, stream: Random) => Promise<CaseResult>;
+export type CaseRunner = (fixture: Fixture, stream: Random, hooks?: StepHooks) => Promise<CaseResult>;
 
 /**
  * The case runner: each step is prepared, sent unless the breaker is open, judged by the checks and
@@ -48,7 +64,7 @@ export type CaseRunner = (fixture: Fixture, stream: Random) => Promise<CaseResul
  */
 export function createCaseRunner(ctx: CaseContext): CaseRunner {
   const reproduce = curlSecrets(ctx.secrets);
-  return async (fixture, stream) => {
+  return async (fixture, stream, hooks) => {
     const started = performance.now();
     const fresh = new Map<string, bigint | string>();
     const steps: StepResult[] = [];
@@ -84,25 +100,16 @@ export function createCaseRunner(ctx: CaseContext): CaseRunner {
         error = `the target refused for capacity (${result.response.status}); the case could not be judged: ${advice}`;
         break;
       }
-      // A value from an earlier answer that held nothing went as the fixture's `otherwise`: the
-      // resource it names may not exist, so 404 or 410 is an expected answer.
-      const written = fixture.steps[s]!.expect;
-      const fellBack = (prepared.fallbacks?.length ?? 0) > 0 && written.kind === "valid";
-      // A value taken from an earlier answer can make a step the contract refuses (Prism's made-up
-      // sid where the next path wants `^MG...`): it is no valid request, so it is not judged as one.
-      // Where that answer broke the contract, its findings are the verdict; else either answer goes.
-      const madeInvalid = written.kind === "valid" && s > 0 && !checkPrepared(operation, prepared).ok;
-      const expect =
-        fellBack || madeInvalid
-          ? { ...written, missingOk: true, ...(madeInvalid ? { refusable: true } : {}) }
-          : written;
+      const expect = stepExpectation(fixture, s, operation, prepared);
       const context = { operation, specSource: ctx.specSource, expect, result, redact: ctx.redact };
-      const findings = judge({ ...context, earlierStatuses: statuses }, ctx.checkFilter).map((f) =>
-        ctx.classify(fixture.id, redactFinding(f, ctx.redact)),
-      );
+      const own = hooks?.judgeStep?.({ index: s, operation, prepared, result }) ?? [];
+      const findings = [
+        ...judge({ ...context, earlierStatuses: statuses }, ctx.checkFilter),
+        ...own.filter((f) => ctx.checkFilter === undefined || ctx.checkFilter(f.check)),
+      ].map((f) => ctx.classify(fixture.id, redactFinding(f, ctx.redact)));
       statuses.push(result.ok ? result.response.status : undefined);
       earlier.push({ request: prepared, response: result.ok ? result.response : undefined });
-      steps.push(stepResult(ctx, operation, s, prepared, result, findings, reproduce));
+      steps.push(stepResult(ctx, operation, s, prepared, result, findings, reproduce, hooks?.keepAll === true));
       if (!result.ok) {
         // The harness could not reach the target; any other transport failure is the target's (response.received).
         const harnessSide = result.failure.kind === "unreachable" || result.failure.kind === "tls";
@@ -126,10 +133,30 @@ export function createCaseRunner(ctx: CaseContext): CaseRunner {
   };
 }
 
+/** What a step is judged against: the fixture's expectation, eased where a value from an earlier answer decided it. */
+function stepExpectation(
+  fixture: Fixture,
+  s: number,
+  operation: CompiledOperation,
+  prepared: PreparedRequest,
+): Fixture["steps"][number]["expect"] {
+  // A value from an earlier answer that held nothing went as the fixture's `otherwise`: the
+  // resource it names may not exist, so 404 or 410 is an expected answer.
+  const written = fixture.steps[s]!.expect;
+  const fellBack = (prepared.fallbacks?.length ?? 0) > 0 && written.kind === "valid";
+  // A value taken from an earlier answer can make a step the contract refuses (Prism's made-up
+  // sid where the next path wants `^MG...`): it is no valid request, so it is not judged as one.
+  // Where that answer broke the contract, its findings are the verdict; else either answer goes.
+  const madeInvalid = written.kind === "valid" && s > 0 && !checkPrepared(operation, prepared).ok;
+  return fellBack || madeInvalid
+    ? { ...written, missingOk: true, ...(madeInvalid ? { refusable: true } : {}) }
+    : written;
+}
+
 /** A bug of the harness in one case makes that case an error, never a crash of the run. */
 export function guarded(runCase: CaseRunner, redact: Redactor): CaseRunner {
-  return (fixture, stream) =>
-    runCase(fixture, stream).catch((error: unknown) => ({
+  return (fixture, stream, hooks) =>
+    runCase(fixture, stream, hooks).catch((error: unknown) => ({
       fixture: fixture.id,
       description: fixture.description,
       file: fixture.file,
@@ -149,6 +176,7 @@ function stepResult(
   result: ExchangeResult,
   findings: ReportedFinding[],
   reproduce: readonly CurlSecret[],
+  keepAll = false,
 ): StepResult {
   const { base, redact } = ctx;
   // The target as the run shows it, then the path and query: the contract's own words stay whole.
@@ -156,7 +184,7 @@ function stepResult(
   const failed = !result.ok || findings.length > 0;
   // Masking and previewing every passing step's headers and bodies was a third of the harness's own
   // time per exchange; they are evidence, so they are made where there is something to show.
-  const evidence = failed || ctx.evidence === "all";
+  const evidence = failed || keepAll || ctx.evidence === "all";
   const credentials = {
     ...(prepared.credentials === undefined ? {} : { credentials: prepared.credentials }),
     ...(prepared.present === undefined || prepared.present.length === 0 ? {} : { parameters: prepared.present }),
@@ -187,9 +215,10 @@ function stepResult(
     durationMs: result.durationMs,
     findings,
     // Reproductions are written for steps that have something to reproduce.
-    curl: findings.some((f) => f.severity !== "note")
-      ? curlFor(base, prepared, reproduce, redact, operation.pathTemplate)
-      : undefined,
+    curl:
+      keepAll || findings.some((f) => f.severity !== "note")
+        ? curlFor(base, prepared, reproduce, redact, operation.pathTemplate)
+        : undefined,
   };
 }
 

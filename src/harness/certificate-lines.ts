@@ -20,7 +20,8 @@ export function certificateLines(certificate: Certificate): string[] {
         .map((_, i) => {
           const failing = at("levels", i, "failedCases");
           const cases = typeof failing === "number" && failing > 0 ? ` (${failing} failing cases)` : "";
-          return `${s("levels", i, "level")} ${s("levels", i, "verdict").toUpperCase()}${cases}`;
+          const shown = at("levels", i, "counted") === false ? " (not counted)" : "";
+          return `${s("levels", i, "level")} ${s("levels", i, "verdict").toUpperCase()}${cases}${shown}`;
         })
         .join(", ")
     : s("levels");

@@ -46,6 +46,8 @@ export interface Certificate {
     readonly level: string;
     readonly verdict: "pass" | "fail" | "error";
     readonly failedCases: number;
+    /** false: shown, not counted toward the exit code (see LevelVerdict.counted). */
+    readonly counted?: false;
   }[];
   readonly cases: {
     readonly total: number;
@@ -99,7 +101,12 @@ export function buildCertificate(input: CertificateInput): Certificate {
     target: summary.target,
     startedAt: summary.startedAt,
     durationMs: Math.round(summary.durationMs),
-    levels: summary.levels.map((l) => ({ level: l.level, verdict: l.verdict, failedCases: l.failedCases.length })),
+    levels: summary.levels.map((l) => ({
+      level: l.level,
+      verdict: l.verdict,
+      failedCases: l.failedCases.length,
+      ...(l.counted === false ? { counted: false as const } : {}),
+    })),
     cases: {
       total: summary.total,
       passed: summary.passed,

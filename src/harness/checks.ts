@@ -3,6 +3,7 @@ import { checkResponse, checkResponseHeaders, describeViolation } from "../contr
 import type { Expectation } from "./fixtures.js";
 import type { ExchangeResult } from "./http-client.js";
 import type { Level } from "./levels.js";
+import { STATEFUL_CHECK_IDS } from "./stateful-ids.js";
 
 /**
  * How a finding counts: a failure breaks the contract; a warning breaks a rule beyond it (its level),
@@ -59,6 +60,7 @@ export const CHECK_IDS = [
   "duplicate.answer",
   "status.expected",
   "status.undocumented",
+  ...STATEFUL_CHECK_IDS,
 ] as const;
 export type CheckId = (typeof CHECK_IDS)[number];
 

@@ -128,7 +128,7 @@ function parameterArb(doc: unknown, p: CompiledParameter): fc.Arbitrary<unknown>
 }
 
 /** An ordinary value for a schema: what any server must take (the plainest request). */
-function plainValue(s0: unknown, doc: unknown, depth = 0): unknown {
+export function plainValue(s0: unknown, doc: unknown, depth = 0): unknown {
   const s = (s0 ?? {}) as Schema;
   if (typeof s.$ref === "string" && s.$ref.startsWith("#") && depth < 8)
     return plainValue(locateRef(doc, decodeURIComponent(s.$ref.slice(1)))?.value, doc, depth + 1);

@@ -10,6 +10,7 @@ export const LEVELS = [
   "rejects-all-invalid",
   "http-rfc",
   "documented-statuses",
+  "stateful",
 ] as const;
 export type Level = (typeof LEVELS)[number];
 
@@ -20,6 +21,8 @@ export const LEVEL_SUMMARIES: Readonly<Record<Level, string>> = {
   "rejects-all-invalid": "requests the contract does not describe (another media type, a body not UTF-8) are refused",
   "http-rfc": "HTTP's own rules: WWW-Authenticate on a 401, auth schemes matched without case",
   "documented-statuses": "every answer has a status its operation documents (OpenAPI allows undocumented ones)",
+  stateful:
+    "answers agree across a sequence: what is made can be read back as written, updates and deletes take effect, a list holds what is made, once, and no more than its limit",
 };
 
 /** The levels a run judges: `contract` always, then those asked for, in LEVELS order; --strict asks for all. */
@@ -38,4 +41,12 @@ export interface LevelVerdict {
   readonly verdict: Verdict;
   /** Ids of the cases that broke a rule of this level (findings the baseline lists are not counted). */
   readonly failedCases: readonly string[];
+  /**
+   * false: the level's verdict is shown but does not count toward the exit code (the stateful phase
+   * of a generated run, without --level stateful); absent: it counts.
+   */
+  readonly counted?: false;
 }
+
+/** How a level's verdict is written beside it when it does not count. */
+export const NOT_COUNTED = "not counted: --level stateful counts it";

@@ -73,6 +73,6 @@ export const RUN_DEFAULTS = {
   concurrency: 4,
   maxResponseBytes: 4 * 1024 * 1024,
   timeoutsBeforeGivingUp: 3,
-  /** The outer guard of a generated run, when not given: this much for each operation it generates for. */
+  /** The outer guard of a generated run, when not given: this much for each operation it generates for or a stateful sequence calls. */
   maxTimePerOperationMs: 60_000,
 } as const;

@@ -66,9 +66,16 @@ export interface LevelledCase<L extends string> {
   readonly steps: readonly { readonly findings: readonly (OutcomeFinding & { readonly level: L })[] }[];
 }
 
-/** A case's outcome by the rules of one level alone. */
+/**
+ * A case's outcome by the rules of one level alone: a finding of the level that is not a note and
+ * not known fails it, whether or not the run counts the level (the same as `counts` for a level that
+ * runs; for one shown but not counted, its verdict as if it ran).
+ */
 export function caseLevelOutcome<L extends string>(result: LevelledCase<L>, level: L): Outcome {
-  const findings = result.steps.flatMap((s) => s.findings).filter((f) => f.level === level);
+  const findings = result.steps
+    .flatMap((s) => s.findings)
+    .filter((f) => f.level === level)
+    .map((f) => ({ ...f, counts: f.counts || (!f.known && f.severity !== "note") }));
   return caseOutcome(result.error, findings);
 }
 

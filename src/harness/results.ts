@@ -72,6 +72,22 @@ export interface CaseResult {
     readonly parameters?: Readonly<Record<string, unknown>>;
     readonly reason: string | undefined;
   };
+  /** For a stateful case: the sequence reported (the shortest failing one, or the first that ran). */
+  readonly sequence?: SequenceRecord;
+}
+
+/** A stateful case's sequence as reported. */
+export interface SequenceRecord {
+  /** The collection path of the resource the sequence tests. */
+  readonly resource: string;
+  /** What each step reported does, in order: `create A`, `read A`, `list by tags of A`. */
+  readonly steps: readonly string[];
+  /** The whole sequence as curl commands, in order (for a sequence with a finding). */
+  readonly reproduction?: string;
+  /** How a failing sequence was shrunk: the steps it had, the runs shrinking took, whether its values are the plainest. */
+  readonly shrinking?: { readonly fromSteps: number; readonly runs: number; readonly plainValues: boolean };
+  /** What the sequence could not judge, and why (a create refused, an answer without the id). */
+  readonly notes: readonly string[];
 }
 
 export interface RunSummary {

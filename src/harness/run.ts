@@ -8,6 +8,7 @@ import { computeCoverage } from "./coverage.js";
 import { checkRunCredentials, chooseAlternative, secretsToMask } from "./credentials.js";
 import { Random, randomSeed } from "./fresh.js";
 import { runGenerated } from "./generated-run.js";
+import { runStatefulCases } from "./stateful-run.js";
 import type { Fixture } from "./fixtures.js";
 import { createHttpClient, type HttpClient } from "./http-client.js";
 import { levelsToRun, type Level } from "./levels.js";
@@ -170,27 +171,30 @@ async function runGeneratedCases(
   results: CaseResult[],
   caseFinished: (result: CaseResult, index: number) => void,
 ): Promise<{ ids: string[]; stopped: string | undefined }> {
-  if (options.generate === undefined || plan.generated.length === 0) return { ids: [], stopped: undefined };
-  // An outer guard only (budgets are counts): by default it grows with the work planned.
-  const maxTimeMs = options.generate.maxTimeMs ?? RUN_DEFAULTS.maxTimePerOperationMs * plan.generatedOperations.length;
-  const generated = await runGenerated(
-    contract,
-    plan.generated,
-    options.generate,
-    seed,
-    runCase,
-    Date.now() + maxTimeMs,
-  );
-  const ids = generated.results.map((r) => r.fixture);
-  for (const result of generated.results) {
+  if (options.generate === undefined || plan.generated.length + plan.stateful.length + plan.links.length === 0)
+    return { ids: [], stopped: undefined };
+  // An outer guard only (budgets are counts): by default it grows with the work planned, the
+  // operations with generated cases and those the stateful sequences call.
+  const sequenced = [...plan.stateful.flatMap((t) => Object.values(t.ops)), ...plan.links.map((l) => l.start)];
+  const work = Math.max(1, new Set([...plan.generatedOperations, ...sequenced]).size);
+  const maxTimeMs = options.generate.maxTimeMs ?? RUN_DEFAULTS.maxTimePerOperationMs * work;
+  const deadline = Date.now() + maxTimeMs;
+  const generated = await runGenerated(contract, plan.generated, options.generate, seed, runCase, deadline);
+  const specSource = shortPath(contract.source);
+  const env = { contract, specSource, runCase, seed, deadline };
+  const stateful = await runStatefulCases(env, plan.stateful, plan.links);
+  const all = [...generated.results, ...stateful.results];
+  for (const result of all) {
     results.push(result);
     caseFinished(result, results.length - 1);
   }
-  const stopped = generated.stopped
-    ? `stopped at the time limit (--max-time ${maxTimeMs / 1000} s) after ${plan.total - generated.notRun} of ${plan.total} cases; ` +
-      "what was judged is reported, the rest was not run"
-    : undefined;
-  return { ids, stopped };
+  const notRun = all.filter((r) => r.error?.startsWith("not run:") === true).length;
+  const stopped =
+    generated.stopped || stateful.stopped
+      ? `stopped at the time limit (--max-time ${maxTimeMs / 1000} s) after ${plan.total - notRun} of ${plan.total} cases; ` +
+        "what was judged is reported, the rest was not run"
+      : undefined;
+  return { ids: all.map((r) => r.fixture), stopped };
 }
 
 /** The levels the options ask for; a name that is none is a usage error naming it. */

@@ -5,6 +5,8 @@ import { CHECK_IDS, type CheckId } from "./checks.js";
 import { loadFixtures, type Fixture } from "./fixtures.js";
 import { generatable, negativesPossible } from "./generate-request.js";
 import type { RunOptions } from "./options.js";
+import { linkChains, type LinkChain } from "./stateful-links.js";
+import { statefulTargets, type StatefulTarget } from "./stateful-plan.js";
 import { escapeRegExp } from "../regexp.js";
 
 /** Which fixtures and checks run: --only and --skip applied. */
@@ -44,6 +46,10 @@ export interface CasePlan extends Selection {
   readonly generatedOperations: readonly CompiledOperation[];
   /** The generated cases selected, in the operations' order. */
   readonly generated: readonly GeneratedCase[];
+  /** The resources whose sequences the stateful phase runs (with --generate), in the model's order. */
+  readonly stateful: readonly StatefulTarget[];
+  /** The chains of OpenAPI links the stateful phase follows (with --generate), one per operation with links. */
+  readonly links: readonly LinkChain[];
   /** Cases the run reports: one per selected fixture and per selected generated case. */
   readonly total: number;
   /** Why each operation no case targets is left out, by operationId (for the coverage report). */
@@ -62,6 +68,8 @@ export function planCases(contract: Contract, options: RunOptions): CasePlan {
       ? []
       : contract.operations.filter((op) => generatable(op, contract.document, contract).ok);
   const allGenerated = candidates.flatMap((op) => generatedCasesOf(op, contract.document));
+  const allStateful = options.generate === undefined ? [] : statefulTargets(contract, (op) => candidates.includes(op));
+  const allLinks = options.generate === undefined ? [] : linkChains(contract, (op) => candidates.includes(op));
   if (loaded.length === 0 && allGenerated.length === 0) {
     throw new KitError(
       "PS_USAGE",
@@ -75,14 +83,18 @@ export function planCases(contract: Contract, options: RunOptions): CasePlan {
   const cases = [
     ...loaded.map((f) => ({ id: f.id, operationId: f.operationId })),
     ...allGenerated.map((g) => ({ id: g.id, operationId: g.operation.operationId })),
+    ...allStateful.map((t) => ({ id: t.caseId, operationId: t.ops.create.operationId })),
+    ...allLinks.map((l) => ({ id: l.caseId, operationId: l.start.operationId })),
   ];
   const { chosen, checkFilter } = selectCases(cases, options.only ?? [], options.skip ?? []);
   const fixtures = loaded.filter((f) => chosen.has(f.id));
   const generated = allGenerated.filter((g) => chosen.has(g.id));
   const generatedOperations = candidates.filter((op) => generated.some((g) => g.operation === op));
-  const total = fixtures.length + generated.length;
+  const stateful = allStateful.filter((t) => chosen.has(t.caseId));
+  const links = allLinks.filter((l) => chosen.has(l.caseId));
+  const total = fixtures.length + generated.length + stateful.length + links.length;
   const why = notPlanned(contract, { loaded, fixtures, generated: generatedOperations }, options);
-  return { loaded, fixtures, checkFilter, generatedOperations, generated, total, notPlanned: why };
+  return { loaded, fixtures, checkFilter, generatedOperations, generated, stateful, links, total, notPlanned: why };
 }
 
 /** Why the operations no selected fixture and no generated case targets are left out. */

@@ -1,5 +1,5 @@
 import { coverageLine } from "../coverage.js";
-import type { LevelVerdict } from "../levels.js";
+import { NOT_COUNTED, type LevelVerdict } from "../levels.js";
 import { COULD_NOT_JUDGE, OUTCOME_WORDS, verdictLine, type Outcome } from "../outcome.js";
 import type { CaseResult, ReportedFinding, RunEvent, RunSummary } from "../results.js";
 
@@ -65,9 +65,14 @@ export function consoleReporter(write: (line: string) => void, options: ConsoleO
             write(`      received: ${visible(f.received)}`);
             write(`      rule:     ${visible(f.rule)}`);
           }
-          if (step.curl !== undefined && (step.findings.some((f) => f.counts || f.known) || options.verbose))
+          if (
+            step.curl !== undefined &&
+            r.sequence === undefined &&
+            (step.findings.some((f) => f.counts || f.known) || options.verbose)
+          )
             write(`      reproduce (step ${step.index + 1}): ${clip(step.curl)}`);
         }
+        for (const line of sequenceLines(r)) write(line);
         return;
       }
       case "run-finished":
@@ -125,7 +130,7 @@ export function summaryLines(s: RunSummary): string[] {
       : s.levels[0]?.verdict === "fail"
         ? "the target breaks the contract"
         : `the target breaks level ${s.levels
-            .filter((l) => l.verdict === "fail")
+            .filter((l) => l.verdict === "fail" && l.counted !== false)
             .map((l) => l.level)
             .join(", ")} (the contract itself: ${OUTCOME_WORDS.pass})`;
   const why = { 0: partly, 1: `, ${failedOn}${partly}`, 2: `, the run ${COULD_NOT_JUDGE} every case` };
@@ -136,7 +141,28 @@ export function summaryLines(s: RunSummary): string[] {
 /** A level's verdict in the summary line: `accepts-all-valid FAIL (3 cases)`. */
 function levelText(l: LevelVerdict): string {
   const cases = l.failedCases.length;
-  return `${l.level} ${OUTCOME_WORDS[l.verdict]}${cases > 0 ? ` (${cases} case${cases === 1 ? "" : "s"})` : ""}`;
+  const shown = l.counted === false ? ` [${NOT_COUNTED}]` : "";
+  return `${l.level} ${OUTCOME_WORDS[l.verdict]}${cases > 0 ? ` (${cases} case${cases === 1 ? "" : "s"})` : ""}${shown}`;
+}
+
+/**
+ * A stateful case's sequence: its steps, how it was shrunk, what it could not judge and, when it has
+ * a finding, the whole sequence to paste (each command under a comment naming its step).
+ */
+export function sequenceLines(r: CaseResult): string[] {
+  const s = r.sequence;
+  if (s === undefined) return [];
+  const shrunk =
+    s.shrinking === undefined
+      ? ""
+      : ` (shrunk from ${s.shrinking.fromSteps} steps in ${s.shrinking.runs} runs${s.shrinking.plainValues ? ", plainest values" : ""})`;
+  const lines = [`    sequence on ${s.resource}${shrunk}: ${s.steps.join(" -> ")}`];
+  for (const n of s.notes) lines.push(`    not judged: ${visible(n)}`);
+  if (s.reproduction !== undefined) {
+    lines.push("    reproduce the sequence:");
+    for (const line of s.reproduction.split("\n")) lines.push(`      ${visible(clip(line))}`);
+  }
+  return lines;
 }
 
 /** An outcome's word in a column of five: `PASS `, `KNOWN`. */

@@ -1,7 +1,8 @@
 import { shortPath } from "../../paths.js";
 import { coverageLine } from "../coverage.js";
-import { LEVEL_SUMMARIES, LEVELS, type Level } from "../levels.js";
+import { LEVEL_SUMMARIES, LEVELS, NOT_COUNTED, type Level } from "../levels.js";
 import {
+  caseLevelOutcome,
   caseLevelOutcomes,
   COULD_NOT_JUDGE,
   COULD_NOT_RUN,
@@ -174,6 +175,7 @@ export function htmlReport(summary: RunSummary, results: readonly CaseResult[]):
   if (bad.length === 0) out.push('<p class="muted">None.</p>');
   for (const r of bad) out.push(caseArticle(r, anchor.get(r)!, levels));
   out.push("</section>");
+  out.push(sequencesSection(results, anchor));
   out.push(warningsSection(results, levels));
   out.push(knownSection(s, results, caseLink));
   out.push(casesSection(results, levels, caseLink));
@@ -219,7 +221,8 @@ function levelsSection(s: RunSummary, levels: readonly Level[], caseLink: (fixtu
       ["level", "verdict", "failing cases", "what it judges"],
       s.levels.map((l) => [
         code(l.level),
-        badge(l.verdict, levelVerdictWord(l.verdict)),
+        badge(l.verdict, levelVerdictWord(l.verdict)) +
+          (l.counted === false ? ` <span class="muted">(${esc(NOT_COUNTED)})</span>` : ""),
         l.failedCases.length === 0
           ? '<span class="muted">none</span>'
           : `${l.failedCases.length}: ${l.failedCases.map(caseLink).join(", ")}`,
@@ -386,6 +389,36 @@ function checksSection(results: readonly CaseResult[]): string {
   ].join("\n");
 }
 
+/**
+ * The stateful sequences: each case's verdict at the level `stateful` (counted or not) and its steps;
+ * one with a stateful finding the run does not count is shown whole here (a counted one is above).
+ */
+function sequencesSection(results: readonly CaseResult[], anchor: ReadonlyMap<CaseResult, string>): string {
+  const cases = results.filter((r) => r.sequence !== undefined);
+  if (cases.length === 0) return "";
+  const out = [
+    '<section id="sequences"><h2>Stateful sequences</h2>',
+    table(
+      ["case", "stateful", "steps"],
+      cases.map((r) => {
+        const outcome = caseLevelOutcome(r, "stateful");
+        const id = anchor.get(r) ?? `sequence-${results.indexOf(r) + 1}`;
+        return [
+          `<a href="#${id}">${code(r.fixture)}</a>`,
+          badge(outcome, OUTCOME_WORDS[outcome]),
+          esc(r.sequence!.steps.join(" → ")),
+        ];
+      }),
+      "sequences",
+    ),
+  ];
+  for (const r of cases)
+    if (!anchor.has(r) && caseLevelOutcome(r, "stateful") === "fail")
+      out.push(caseArticle(r, `sequence-${results.indexOf(r) + 1}`, ["stateful"]));
+  out.push("</section>");
+  return out.join("\n");
+}
+
 /** One failing or unjudged case: its findings, the evidence of each step, the command that replays it. */
 function caseArticle(r: CaseResult, id: string, levels: readonly Level[]): string {
   const byLevel = caseLevelOutcomes(r, levels);
@@ -411,6 +444,13 @@ function caseArticle(r: CaseResult, id: string, levels: readonly Level[]): strin
     );
   }
   for (const step of r.steps) out.push(stepBlock(step, r.steps.length));
+  if (r.sequence?.reproduction !== undefined)
+    out.push(
+      `<h4>The sequence: ${esc(r.sequence.steps.join(" → "))}</h4>`,
+      ...r.sequence.notes.map((n) => `<p class="muted">Not judged: ${esc(n)}</p>`),
+      "<p><strong>Reproduce the whole sequence</strong></p>",
+      pre(r.sequence.reproduction, "curl"),
+    );
   out.push("</article>");
   return out.join("\n");
 }

@@ -1,5 +1,6 @@
 import { shortPath } from "../../paths.js";
 import type { CaseResult, RunSummary } from "../results.js";
+import { NOT_COUNTED } from "../levels.js";
 import { caseLevelOutcomes, COULD_NOT_JUDGE } from "../outcome.js";
 
 /** Text as XML 1.0 can carry it in an attribute or element: the one escaping function of the reports. */
@@ -103,6 +104,10 @@ export function junitReport(summary: RunSummary, results: readonly CaseResult[])
             `step ${step}: [${f.severity}${f.level === "contract" ? "" : ` ${f.level}`}] ${f.check}: ${f.message}\nexpected: ${f.expected}\nreceived: ${f.received}\nrule: ${f.rule}${curl === undefined ? "" : `\nreproduce: ${curl}`}`,
         )
         .join("\n\n");
+    const sequence =
+      r.sequence?.reproduction === undefined
+        ? ""
+        : `\n\nsequence: ${r.sequence.steps.join(" -> ")}\nreproduce the sequence:\n${r.sequence.reproduction}`;
     const counted = findings.filter((x) => x.f.counts);
     const known = findings.filter((x) => x.f.known);
     const notes = findings.filter((x) => !x.f.counts && !x.f.known);
@@ -114,7 +119,7 @@ export function junitReport(summary: RunSummary, results: readonly CaseResult[])
               failure: {
                 message: counted.map((x) => `${x.f.check}: ${x.f.message}`).join("; "),
                 type: counted[0]!.f.check,
-                text: detail(counted),
+                text: detail(counted) + sequence,
               },
             }
           : r.outcome === "known"
@@ -135,7 +140,9 @@ export function junitReport(summary: RunSummary, results: readonly CaseResult[])
         ]),
       ],
       ...verdict,
-      ...(notes.length > 0 || known.length > 0 ? { systemOut: detail([...known, ...notes]) } : {}),
+      ...(notes.length > 0 || known.length > 0
+        ? { systemOut: detail([...known, ...notes]) + (counted.length > 0 ? "" : sequence) }
+        : {}),
     };
   });
   return junitXml({
@@ -156,7 +163,10 @@ export function junitReport(summary: RunSummary, results: readonly CaseResult[])
       ["target", summary.target],
       ["coverage.operations", `${summary.coverage.operations.exercised}/${summary.coverage.operations.total}`],
       ["coverage.statuses", `${summary.coverage.statuses.exercised}/${summary.coverage.statuses.total}`],
-      ...summary.levels.map((l): JUnitProperty => [`level.${l.level}`, l.verdict]),
+      ...summary.levels.map((l): JUnitProperty => [
+        `level.${l.level}`,
+        l.counted === false ? `${l.verdict} (${NOT_COUNTED})` : l.verdict,
+      ]),
     ],
     cases,
     ...(summary.runError === undefined ? {} : { systemErr: `${COULD_NOT_JUDGE} the target: ${summary.runError}` }),

@@ -1,6 +1,7 @@
 import { shortPath } from "../../paths.js";
 import { coverageLine } from "../coverage.js";
 import {
+  caseLevelOutcome,
   COULD_NOT_JUDGE,
   COULD_NOT_RUN,
   EXIT_VERDICT,
@@ -8,6 +9,7 @@ import {
   OUTCOME_WORDS,
   verdictHeading,
 } from "../outcome.js";
+import { NOT_COUNTED } from "../levels.js";
 import type { CaseResult, RunSummary } from "../results.js";
 
 /**
@@ -39,7 +41,10 @@ export function markdownReport(summary: RunSummary, results: readonly CaseResult
     "",
     "| level | verdict | failing cases |",
     "|---|---|---|",
-    ...s.levels.map((l) => `| ${l.level} | ${levelVerdictWord(l.verdict)} | ${l.failedCases.length} |`),
+    ...s.levels.map(
+      (l) =>
+        `| ${l.level} | ${levelVerdictWord(l.verdict)}${l.counted === false ? ` (${NOT_COUNTED})` : ""} | ${l.failedCases.length} |`,
+    ),
     "",
     `${md(coverageLine(s.coverage).replace(/^coverage/, "Coverage"))}.`,
   ];
@@ -59,7 +64,31 @@ export function markdownReport(summary: RunSummary, results: readonly CaseResult
       );
     }
   }
+  lines.push(...sequenceSection(results));
   return lines.join("\n") + "\n";
+}
+
+/**
+ * The stateful sequences: each case's verdict at the level `stateful` (whether or not the run counts
+ * it), its steps, and for one with a finding its first finding and the whole sequence to paste.
+ */
+function sequenceSection(results: readonly CaseResult[]): string[] {
+  const cases = results.filter((r) => r.sequence !== undefined);
+  if (cases.length === 0) return [];
+  const lines = ["", "### Stateful sequences", "", "| case | stateful | steps | first finding |", "|---|---|---|---|"];
+  for (const r of cases) {
+    const first = r.steps.flatMap((s) => s.findings).find((f) => f.level === "stateful" && f.severity !== "note");
+    const verdict = OUTCOME_WORDS[caseLevelOutcome(r, "stateful")];
+    const found = first === undefined ? "" : `${md(first.check)}: ${md(first.message)}`;
+    lines.push(`| ${md(r.fixture)} | ${verdict} | ${md(r.sequence!.steps.join(" -> "))} | ${found} |`);
+  }
+  for (const r of cases.filter((c) => c.sequence?.reproduction !== undefined)) {
+    const text = r.sequence!.reproduction!;
+    // A fence longer than any run of backticks in the commands, so none can close it.
+    const fence = "`".repeat(Math.max(3, ...[...text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+    lines.push("", `Reproduce ${md(r.fixture)}:`, "", `${fence}sh`, text, fence);
+  }
+  return lines;
 }
 
 /** The Markdown report of a run that could not start: the error's code and message. */
