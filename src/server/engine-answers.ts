@@ -107,9 +107,9 @@ function unanswerable(op: CompiledOperation, status: number, why: string): WireR
 
 /**
  * A documented answer of an operation: `value` (a stored item, already placed where the answer keeps
- * it) projected onto the schema and completed, else the documented example, else a plain value.
- * Judged by the contract; a value it refuses gives way to the example (the one named, if it is
- * one), then to the plain value.
+ * it) projected onto the schema, what it lacks from the example, else plainly. Judged by the
+ * contract; where the item cannot be whole, the example (the one named, if it is one), else a plain
+ * value, with as much of the item laid over it as the contract accepts.
  */
 export function documentedAnswer(
   ctx: AnswerContext,
@@ -132,27 +132,31 @@ export function documentedAnswer(
     headers: { ...base, "content-type": contentType },
     body: json ? writeJson(v) : typeof v === "string" ? v : writeJson(v),
   });
-  const candidates: (() => unknown)[] = [];
+  const accepts = (v: unknown): boolean => judged(op, write(v));
   const example = exampleOf(ctx, entry, exampleName);
-  if (value !== undefined) {
-    const stored = project(value, schema, ctx.resolve);
-    // What the item lacks from the example, then plainly: the example may break its own schema.
-    if (example !== undefined) candidates.push(() => complete(stored, schema, ctx.resolve, example.value));
-    candidates.push(() => complete(stored, schema, ctx.resolve));
+  const stored = value === undefined ? undefined : project(value, schema, ctx.resolve);
+  if (stored !== undefined) {
+    // The item whole, what it lacks from the example, then plainly: the example may break its schema.
+    const whole = [
+      ...(example === undefined ? [] : [() => complete(stored, schema, ctx.resolve, example.value)]),
+      () => complete(stored, schema, ctx.resolve),
+    ];
+    for (const make of whole) {
+      const v = make();
+      if (accepts(v)) return write(v);
+    }
   }
-  // The example with the stored item over it: the item's id and values, the example's for the rest.
-  if (value !== undefined && example !== undefined)
-    candidates.push(() => project(overlay(example.value, project(value, schema, ctx.resolve)), schema, ctx.resolve));
-  if (example !== undefined) candidates.push(() => example.value);
+  // Else an answer the contract accepts (the example, else a plain value), with as much of the item
+  // laid over it as keeps it accepted: the item's id and values wherever the schema takes them.
+  const bases: (() => unknown)[] = example === undefined ? [] : [() => example.value];
   // Plain values of the schema, then of each branch of a top oneOf/anyOf: the first branch's value
   // may match a later branch too (one extends another), which a oneOf refuses.
   const top = followRefs(schema, ctx.resolve) as Json | undefined;
   for (const shape of [schema, ...[...asArray(top?.oneOf), ...asArray(top?.anyOf)]])
-    for (const [examples, fill] of PLAIN_MODES)
-      candidates.push(() => plainValue(shape, ctx.resolve, 0, examples, fill));
-  for (const make of candidates) {
-    const answer = write(make());
-    if (judged(op, answer)) return answer;
+    for (const [examples, fill] of PLAIN_MODES) bases.push(() => plainValue(shape, ctx.resolve, 0, examples, fill));
+  for (const make of bases) {
+    const base = make();
+    if (accepts(base)) return write(stored === undefined ? base : laidOver(base, stored, accepts, schema, ctx.resolve));
   }
   return unanswerable(op, status, `no value the schema at ${entry.pointer}/schema accepts could be made`);
 }
@@ -273,12 +277,43 @@ function errorBody(
   return complete(body, schema, ctx.resolve);
 }
 
-/** `over` laid on `base`, object by object: what `over` has wins, what only `base` has stays. */
-function overlay(base: unknown, over: unknown): unknown {
-  const isObject = (v: unknown): v is Json =>
-    typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof ExactLiteral);
-  if (!isObject(base) || !isObject(over)) return over;
-  const out: Json = { ...base };
-  for (const [k, v] of Object.entries(over)) out[k] = k in base ? overlay(base[k], v) : v;
+const isObject = (v: unknown): v is Json =>
+  typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof ExactLiteral);
+
+/**
+ * `over` laid on `base`, an answer the contract accepts, one property at a time, each kept only if
+ * the answer stays accepted (`accepts` judges the whole answer with the value in place): objects
+ * both hold are laid property by property, an array of `over`'s item by item on `base`'s first item.
+ * So a stored item's id and values stand wherever its schema takes them, the rest is `base`'s.
+ */
+function laidOver(
+  base: unknown,
+  over: unknown,
+  accepts: (v: unknown) => boolean,
+  schema: unknown,
+  resolve: Resolve,
+  depth = 0,
+): unknown {
+  if (!isObject(base) || !isObject(over) || depth > 4) return base;
+  const { properties } = propertiesOf(followRefs(schema, resolve), resolve);
+  let out: Json = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    const here = (x: unknown): boolean => accepts({ ...out, [k]: x });
+    const current = out[k];
+    const sub = properties.get(k);
+    let next: unknown = v;
+    if (isObject(current) && isObject(v)) next = laidOver(current, v, here, sub, resolve, depth + 1);
+    else if (Array.isArray(current) && Array.isArray(v) && isObject(current[0])) {
+      const itemSchema = ((followRefs(sub, resolve) ?? {}) as Json).items;
+      const items: unknown[] = [];
+      for (const item of v) {
+        const withItem = (x: unknown): boolean => here([...items, x]);
+        const laid = laidOver(current[0], item, withItem, itemSchema, resolve, depth + 1);
+        if (withItem(laid)) items.push(laid);
+      }
+      next = items;
+    } else if (current === undefined && isObject(v)) next = complete(v, sub, resolve);
+    if (here(next)) out = { ...out, [k]: next };
+  }
   return out;
 }
