@@ -107,6 +107,42 @@ export function statefulTargets(contract: Contract, usable: (op: CompiledOperati
   return out;
 }
 
+/** Keywords that limit what a value may be: where the answer's differ, it may not hold what was written. */
+const LIMITS = [
+  "type",
+  "enum",
+  "const",
+  "format",
+  "pattern",
+  "minLength",
+  "maxLength",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "items",
+  "properties",
+  "required",
+  "additionalProperties",
+  "oneOf",
+  "anyOf",
+  "allOf",
+] as const;
+
+/**
+ * The request's and the answer's schemas of a property set the same rules: only then must the
+ * answer hold what was written. Where they differ (Box's `login`: any text in, an email out; an
+ * object of two properties in, one of six required out) a server cannot echo every value it took.
+ */
+function sameRules(request: unknown, answer: unknown, resolve: Resolve): boolean {
+  if (answer === undefined) return false;
+  const a = (followRefs(request, resolve) ?? {}) as Record<string, unknown>;
+  const b = (followRefs(answer, resolve) ?? {}) as Record<string, unknown>;
+  if (a === b) return true;
+  return LIMITS.every((k) => JSON.stringify(a[k]) === JSON.stringify(b[k]));
+}
+
 function target(
   doc: unknown,
   resolve: Resolve,
@@ -120,7 +156,11 @@ function target(
     const request = propertiesOf(schemaOf(write, doc), resolve);
     const answer = propertiesOf(at(resolve, answerSchema(doc, read), itemAt(read)), resolve);
     const names = [...request.properties.keys()].filter(
-      (n) => n !== id.name && !request.writeOnly.has(n) && !answer.readOnly.has(n),
+      (n) =>
+        n !== id.name &&
+        !request.writeOnly.has(n) &&
+        !answer.readOnly.has(n) &&
+        sameRules(request.properties.get(n), answer.properties.get(n), resolve),
     );
     return answer.properties.size === 0 ? undefined : new Set(names.filter((n) => answer.properties.has(n)));
   };
