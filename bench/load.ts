@@ -1,7 +1,8 @@
 import autocannon from "autocannon";
 import { BENCH_TOKEN } from "./targets.js";
 
-export type Mix = "valid" | "mixed";
+/** valid: creates; mixed: creates, one in five invalid; reads: the read-heavy mix of readsRequest. */
+export type Mix = "valid" | "mixed" | "reads";
 
 export interface LoadResult {
   readonly requestsPerSecond: number;
@@ -21,7 +22,8 @@ const INVALID = [
 
 /**
  * One load run with autocannon: `connections` keep-alive connections posting creates with unique ids
- * (so a stateful server never answers 409), all valid, or one in five invalid.
+ * (so a stateful server never answers 409), all valid, or one in five invalid; or the read-heavy mix
+ * on plants 1 to `seeded` (readsRequest).
  */
 export async function load(
   url: string,
@@ -29,20 +31,17 @@ export async function load(
   seconds: number,
   connections: number,
   firstId: number,
+  seeded = 0,
 ): Promise<LoadResult> {
-  const result = await autocannon({
-    url,
-    connections,
-    pipelining: 1,
-    duration: seconds,
-    requests: [
-      createRequest((n) =>
-        mix === "mixed" && n % 5 === 0
-          ? (INVALID[(n / 5) % INVALID.length] as string)
-          : `{"id":${firstId + n},"name":"Bench fern","tag":"fern"}`,
-      ),
-    ],
-  });
+  const request =
+    mix === "reads"
+      ? readsRequest(seeded, firstId)
+      : createRequest((n) =>
+          mix === "mixed" && n % 5 === 0
+            ? (INVALID[(n / 5) % INVALID.length] as string)
+            : `{"id":${firstId + n},"name":"Bench fern","tag":"fern"}`,
+        );
+  const result = await autocannon({ url, connections, pipelining: 1, duration: seconds, requests: [request] });
   return {
     requestsPerSecond: result.requests.average,
     p50Ms: result.latency.p50,
@@ -50,6 +49,38 @@ export async function load(
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
     total: result.requests.total,
+  };
+}
+
+/**
+ * The read-heavy mix, in cycles of ten requests: eight reads of a seeded plant (GET /plants/{id},
+ * ids 1 to `seeded` spread by a stride), one list (GET /plants?limit=20), one create of a new plant
+ * (POST /plants, ids from `firstId` up, never taken): 90% reads and lists, 10% creates.
+ */
+export function readsRequest(seeded: number, firstId: number): any {
+  if (seeded < 1) throw new Error("the read mix needs seeded plants");
+  const auth = { authorization: `Bearer ${BENCH_TOKEN}` };
+  const create = { ...auth, "content-type": "application/json" };
+  let n = 0;
+  return {
+    method: "GET",
+    path: "/plants",
+    headers: auth,
+    setupRequest: (req: any) => {
+      const i = n++;
+      const slot = i % 10;
+      if (slot === 9) {
+        return {
+          ...req,
+          method: "POST",
+          path: "/plants",
+          headers: create,
+          body: `{"id":${firstId + i},"name":"Bench fern","tag":"fern"}`,
+        };
+      }
+      const path = slot === 8 ? "/plants?limit=20" : `/plants/${1 + ((i * 7919) % seeded)}`;
+      return { ...req, method: "GET", path, headers: auth, body: undefined };
+    },
   };
 }
 
