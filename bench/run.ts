@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
-import { join, relative } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { promisify } from "node:util";
 import { DEFAULT_SPEC, KIT_ROOT } from "../src/paths.js";
 import { benchHarness, type HarnessResult } from "./harness.js";
@@ -19,6 +19,11 @@ export interface BenchOptions {
   readonly sections: readonly Section[];
   readonly smoke: boolean;
   readonly out: string | undefined;
+  /**
+   * A copy of the kit with another build in its dist/ (an earlier commit's): the servers section
+   * adds its `serve` and `serve --quiet`, "[compared]", measured in the same rounds as this build's.
+   */
+  readonly compare?: string;
 }
 
 /** A server section: the rows, and each target's req/s over Prism's, round by round. */
@@ -35,6 +40,8 @@ export interface BenchResult {
     readonly load: { readonly before: readonly number[]; readonly after: readonly number[] };
   };
   readonly settings: Settings;
+  /** The folder of the build compared (--compare), if any. */
+  readonly compared?: string;
   /** The Plant Store spec: creates, against bare node:http and Prism. */
   readonly servers?: ServersResult;
   /** The multi-operation spec: the read-heavy mix, against a bare node:http store and Prism. */
@@ -97,8 +104,9 @@ export async function runBench(o: BenchOptions, log: (line: string) => void): Pr
       load: { before, after: [] },
     },
     settings: s,
+    ...(o.compare === undefined ? {} : { compared: o.compare }),
   };
-  if (o.sections.includes("servers")) r.servers = await servers(s, log);
+  if (o.sections.includes("servers")) r.servers = await servers(s, o.compare, log);
   if (o.sections.includes("reads")) r.reads = await reads(s, log);
   if (o.sections.includes("startup")) r.startup = await benchServeStartup(s.startupRuns, log);
   if (o.sections.includes("memory")) r.memory = await memory(s.memoryCounts);
@@ -143,9 +151,18 @@ const SERVERS: readonly TargetSpec[] = [
   { label: "Prism", kind: "prism" },
 ];
 
-async function servers(s: Settings, log: (line: string) => void): Promise<ServersResult> {
+async function servers(s: Settings, compare: string | undefined, log: (line: string) => void): Promise<ServersResult> {
   const baseline: TargetSpec = { label: "bare node:http", kind: "bare" };
-  const bench = await benchServers({ ...s, targets: SERVERS, baseline, mixes: ["valid", "mixed"] }, log);
+  const bin = compare === undefined ? undefined : resolve(compare, "dist", "src", "cli", "bin.js");
+  const compared: TargetSpec[] =
+    bin === undefined
+      ? []
+      : [
+          { label: "serve [compared]", kind: "reference", logging: true, bin },
+          { label: "serve --quiet [compared]", kind: "reference", bin },
+        ];
+  const targets = [...SERVERS, ...compared];
+  const bench = await benchServers({ ...s, targets, baseline, mixes: ["valid", "mixed"] }, log);
   return { ...bench, versusPrism: versusPrism(bench) };
 }
 

@@ -24,6 +24,8 @@ export interface TargetSpec {
   readonly spec?: string;
   /** Seed data, as `serve --spec --data` reads it: the engine and the bare store start with it. */
   readonly data?: string;
+  /** The CLI of serve: another build's bin.js (--compare), else this kit's. */
+  readonly bin?: string;
 }
 
 export interface Target {
@@ -85,12 +87,15 @@ function spawnAndWait(args: string[]): Promise<{ child: ChildProcess; url: strin
  * Starts `plantstore serve ...` with its stdout to a file (as `> serve.log` does) and resolves with
  * the URL it writes to its --ready-file; the folder of both goes when the process is stopped.
  */
-async function spawnCli(args: string[]): Promise<{ child: ChildProcess; url: string; log: string; dir: string }> {
+async function spawnCli(
+  bin: string,
+  args: string[],
+): Promise<{ child: ChildProcess; url: string; log: string; dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), "plantstore-bench-target-"));
   const log = join(dir, "serve.log");
   const ready = join(dir, "ready");
   const fd = openSync(log, "w");
-  const child = spawn(process.execPath, [BIN, ...args, "--ready-file", ready], { stdio: ["ignore", fd, "inherit"] });
+  const child = spawn(process.execPath, [bin, ...args, "--ready-file", ready], { stdio: ["ignore", fd, "inherit"] });
   closeSync(fd); // the child has its own
 
   const exited = new Promise<never>((_, reject) =>
@@ -159,7 +164,7 @@ export async function startTarget(target: TargetSpec | TargetKind): Promise<Targ
     const pid = child.pid as number;
     return { label, url, pid, startupMs: performance.now() - started, stop: noLog(stopChild(child)) };
   }
-  const { child, url, log, dir } = await spawnCli(serveArgs(t));
+  const { child, url, log, dir } = await spawnCli(t.bin ?? BIN, serveArgs(t));
   await firstAnswer(url, Date.now() + 30_000);
   const stop = stopChild(child);
   return {
