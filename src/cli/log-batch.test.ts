@@ -1,24 +1,27 @@
 import { execFile } from "node:child_process";
 import { join } from "node:path";
-import { setImmediate as nextTurn } from "node:timers/promises";
+import { setTimeout as sleep } from "node:timers/promises";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { KIT_ROOT } from "../paths.js";
-import { logBatch } from "./log-batch.js";
+import { FLUSH_MS, logBatch } from "./log-batch.js";
+
+// A timer set after the batch's fires after it: waiting FLUSH_MS * 2 sees the batch written.
+const afterBatch = (): Promise<void> => sleep(FLUSH_MS * 2);
 
 describe("logBatch", () => {
-  it("writes the lines of one turn as one call after it, in order, each line as it was", async () => {
+  it("writes the lines of a moment as one call, in order, each line as it was", async () => {
     const calls: string[] = [];
     const batch = logBatch((text) => calls.push(text));
     batch.line("a 200 0.1ms");
     batch.line("b 201 0.2ms");
     batch.line("c 404 0.3ms");
     expect(calls).toEqual([]);
-    await nextTurn();
+    await afterBatch();
     expect(calls).toEqual(["a 200 0.1ms\nb 201 0.2ms\nc 404 0.3ms"]);
     batch.line("d 200 0.1ms");
-    await nextTurn();
+    await afterBatch();
     expect(calls).toEqual(["a 200 0.1ms\nb 201 0.2ms\nc 404 0.3ms", "d 200 0.1ms"]);
     batch.close();
   });
@@ -30,12 +33,12 @@ describe("logBatch", () => {
     batch.line("a");
     batch.flush();
     expect(calls).toEqual(["a"]);
-    await nextTurn();
+    await afterBatch();
     expect(calls).toEqual(["a"]);
     batch.close();
   });
 
-  it("never holds more than 256 lines, however busy the turn", () => {
+  it("never holds more than 256 lines, however busy the server", () => {
     const calls: string[] = [];
     const batch = logBatch((text) => calls.push(text));
     for (let i = 0; i < 600; i++) batch.line(String(i));
@@ -55,7 +58,7 @@ describe("logBatch", () => {
     expect(process.listenerCount("exit")).toBe(before);
   });
 
-  it("writes the lines still pending when the process exits before the turn ends", async () => {
+  it("writes the lines still pending when the process exits before their batch is due", async () => {
     const built = pathToFileURL(join(KIT_ROOT, "dist", "src", "cli", "log-batch.js")).href;
     const script = `import { logBatch } from ${JSON.stringify(built)};
 const batch = logBatch((text) => process.stdout.write(text + "\\n"));
