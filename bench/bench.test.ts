@@ -22,6 +22,7 @@ it("npm run bench -- --smoke --only servers: every target against bare node:http
     expect(row.errors, `${row.target} ${row.mix}`).toBe(0);
     expect(row.rssAfterLoadBytes).toBeGreaterThan(0);
     expect(row.overBaseline.perRound).toHaveLength(1);
+    expect(row.cpuUsPerRequest, row.target).toBeGreaterThan(0);
     if (!row.target.startsWith("serve")) continue;
     // Unique ids: every valid create is a 200; one in five of the mixed is invalid.
     if (row.mix === "valid") expect(row.non2xx, row.target).toBe(0);

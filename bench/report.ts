@@ -31,11 +31,11 @@ export function report(r: BenchResult): string[] {
 
 function servers(s: ServersResult): string[] {
   return [
-    `| target | mix | req/s | over the baseline, median (min to max) | over Prism | p50 ms | p99 ms | errors | non-2xx | RSS after load MB | start-up ms |`,
-    `|---|---|---|---|---|---|---|---|---|---|---|`,
+    `| target | mix | req/s | over the baseline, median (min to max) | over Prism | CPU us an answer | CPU: the baseline's over its own | p50 ms | p99 ms | errors | non-2xx | RSS after load MB | start-up ms |`,
+    `|---|---|---|---|---|---|---|---|---|---|---|---|---|`,
     ...s.rows.map(
       (x) =>
-        `| ${x.target} | ${x.mix} | ${fmt(x.requestsPerSecond)} | ${spread(x.overBaseline)} | ${spread(s.versusPrism[`${x.target} ${x.mix}`])} | ${fmt(x.p50Ms, 1)} | ${fmt(x.p99Ms, 1)} | ${x.errors} | ${x.non2xx} | ${fmt(x.rssAfterLoadBytes / 2 ** 20)} | ${fmt(x.startupMs)} |`,
+        `| ${x.target} | ${x.mix} | ${fmt(x.requestsPerSecond)} | ${spread(x.overBaseline)} | ${spread(s.versusPrism[`${x.target} ${x.mix}`])} | ${fmt(x.cpuUsPerRequest)} | ${spread(x.cpuOverBaseline)} | ${fmt(x.p50Ms, 1)} | ${fmt(x.p99Ms, 1)} | ${x.errors} | ${x.non2xx} | ${fmt(x.rssAfterLoadBytes / 2 ** 20)} | ${fmt(x.startupMs)} |`,
     ),
     ``,
     `Request lines logged once stopped: ${s.logged

@@ -12,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import { DEFAULT_SPEC, KIT_ROOT } from "../src/paths.js";
 import { median } from "./load.js";
 import { largeSpecYaml } from "./spec-load-document.js";
+import { cpuMs } from "./targets.js";
 
 export interface Spread {
   readonly median: number;
@@ -37,14 +38,6 @@ export interface StartupResult {
 const BIN = join(KIT_ROOT, "dist", "src", "cli", "bin.js");
 const TWILIO = join(KIT_ROOT, "test", "data", "corpus", "twilio-api-v2010.json");
 const spread = (xs: number[]): Spread => ({ median: median(xs), min: Math.min(...xs), max: Math.max(...xs) });
-
-/** CPU time a process has used so far, user + system, in ms (Linux /proc, clock ticks of 10 ms). */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8")
-    .replace(/^.*\) /, "")
-    .split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
 
 /** Spawns `node args` (READY in them replaced by a fresh file), times it to the file, then stops it. */
 async function once(args: readonly string[]): Promise<{ wall: number; cpu: number }> {

@@ -1,5 +1,5 @@
 import { load, median, type LoadResult, type Mix } from "./load.js";
-import { rssBytes, startTarget, type Target, type TargetSpec } from "./targets.js";
+import { cpuMs, rssBytes, startTarget, type Target, type TargetSpec } from "./targets.js";
 
 export interface ServerBenchOptions {
   /** The targets compared with the baseline. */
@@ -37,9 +37,19 @@ export interface ServerRow {
   readonly startupMs: number;
   /** Its req/s over the baseline's, in each round over the mean of the baseline's two runs beside it. */
   readonly overBaseline: Ratio;
+  /** CPU time the server process used per answer, in microseconds (median over rounds). */
+  readonly cpuUsPerRequest: number;
+  /**
+   * The baseline's CPU time per answer over its own, round by round as overBaseline: what its req/s
+   * ratio would be with a core to itself, much less moved by other work on the machine.
+   */
+  readonly cpuOverBaseline: Ratio;
   /** In the order run; the baseline's has one more per round than there are other targets. */
-  readonly rounds: readonly LoadResult[];
+  readonly rounds: readonly Run[];
 }
+
+/** One load run, and the CPU time the server used per answer in it (µs). */
+export type Run = LoadResult & { readonly cpuUsPerRequest: number };
 
 export interface ServerBench {
   readonly rows: readonly ServerRow[];
@@ -89,11 +99,13 @@ export async function benchServers(o: ServerBenchOptions, log: (line: string) =>
       log(`started ${spec.label} in ${targets.at(-1)!.startupMs.toFixed(0)} ms`);
     }
     const state = { nextId: 1_000_000_000_000 };
-    const run = async (t: Target, mix: Mix, seconds: number): Promise<LoadResult> => {
+    const run = async (t: Target, mix: Mix, seconds: number): Promise<Run> => {
+      const cpu = cpuMs(t.pid);
       const result = await load(t.url, mix, seconds, o.connections, state.nextId, o.seeded ?? 0);
+      const cpuUsPerRequest = ((cpuMs(t.pid) - cpu) * 1000) / result.total;
       state.nextId += 10_000_000;
       answered.set(t.label, answered.get(t.label)! + result.total);
-      return result;
+      return { ...result, cpuUsPerRequest };
     };
     for (const mix of o.mixes) rows.push(...(await benchMix(targets, mix, o, run, log)));
   } finally {
@@ -109,18 +121,18 @@ export async function benchServers(o: ServerBenchOptions, log: (line: string) =>
   return { rows, logged: stopped };
 }
 
-type Run = (t: Target, mix: Mix, seconds: number) => Promise<LoadResult>;
+type RunOne = (t: Target, mix: Mix, seconds: number) => Promise<Run>;
 
 async function benchMix(
   targets: readonly Target[],
   mix: Mix,
   o: ServerBenchOptions,
-  run: Run,
+  run: RunOne,
   log: (line: string) => void,
 ): Promise<ServerRow[]> {
   const [baseline, ...others] = targets as [Target, ...Target[]];
-  const results = new Map<string, LoadResult[]>(targets.map((t) => [t.label, []]));
-  const ratios = new Map<string, number[]>(targets.map((t) => [t.label, []]));
+  const results = new Map<string, Run[]>(targets.map((t) => [t.label, []]));
+  const ratios = new Map<string, { rps: number[]; cpu: number[] }>(targets.map((t) => [t.label, { rps: [], cpu: [] }]));
   for (const t of targets) await run(t, mix, o.warmupSeconds);
   for (let r = 0; r < o.rounds; r++) {
     const order = [...others.slice(r % others.length), ...others.slice(0, r % others.length)];
@@ -131,14 +143,17 @@ async function benchMix(
       const after = await run(baseline, mix, o.roundSeconds);
       results.get(t.label)!.push(result);
       results.get(baseline.label)!.push(after);
-      const over = result.requestsPerSecond / ((before.requestsPerSecond + after.requestsPerSecond) / 2);
-      ratios.get(t.label)!.push(over);
+      const rps = result.requestsPerSecond / ((before.requestsPerSecond + after.requestsPerSecond) / 2);
+      const cpu = (before.cpuUsPerRequest + after.cpuUsPerRequest) / 2 / result.cpuUsPerRequest;
+      ratios.get(t.label)!.rps.push(rps);
+      ratios.get(t.label)!.cpu.push(cpu);
       log(
-        `${mix} round ${r + 1}/${o.rounds} ${t.label}: ${result.requestsPerSecond.toFixed(0)} req/s, ${over.toFixed(2)} of ${baseline.label}`,
+        `${mix} round ${r + 1}/${o.rounds} ${t.label}: ${result.requestsPerSecond.toFixed(0)} req/s, ${rps.toFixed(2)} of ${baseline.label}; ${result.cpuUsPerRequest.toFixed(0)} us CPU an answer, ${cpu.toFixed(2)}`,
       );
       before = after;
     }
-    ratios.get(baseline.label)!.push(1);
+    ratios.get(baseline.label)!.rps.push(1);
+    ratios.get(baseline.label)!.cpu.push(1);
   }
   return targets.map((t) => {
     const rs = results.get(t.label)!;
@@ -153,7 +168,9 @@ async function benchMix(
       total: rs.reduce((a, x) => a + x.total, 0),
       rssAfterLoadBytes: rssBytes(t.pid),
       startupMs: t.startupMs,
-      overBaseline: ratio(ratios.get(t.label)!),
+      overBaseline: ratio(ratios.get(t.label)!.rps),
+      cpuUsPerRequest: median(rs.map((x) => x.cpuUsPerRequest)),
+      cpuOverBaseline: ratio(ratios.get(t.label)!.cpu),
       rounds: rs,
     };
   });

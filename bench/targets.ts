@@ -47,6 +47,14 @@ export function rssBytes(pid: number): number {
   return m === null ? NaN : Number(m[1]) * 1024;
 }
 
+/** CPU time a process has used so far, user + system, in ms (Linux /proc, clock ticks of 10 ms). */
+export function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8")
+    .replace(/^.*\) /, "")
+    .split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 async function firstAnswer(url: string, deadline: number): Promise<void> {
   while (Date.now() < deadline) {
     try {
