@@ -77,7 +77,7 @@ function settings(smoke: boolean) {
     ...common,
     warmupSeconds: 3,
     roundSeconds: 3,
-    rounds: 5,
+    rounds: 7,
     seeded: 1_000,
     startupRuns: 10,
     memoryCounts: [100_000, 1_000_000],
