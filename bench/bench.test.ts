@@ -83,6 +83,19 @@ it("npm run bench -- --smoke --only reads,startup,memory: the read mix, start-up
   expect(lines.some((l) => l.startsWith("| serve --spec generated 200-operation document | 200 |"))).toBe(true);
 }, 240_000);
 
+it("npm run bench -- --smoke --only logging: serve's log lines beside its --quiet twin, at the same time", async () => {
+  const result = await runBench({ sections: ["logging"], smoke: true, out: undefined }, () => undefined);
+  const rows = result.logging!.rows;
+  expect(rows.map((r) => `${r.target} / ${r.quiet}`)).toEqual([
+    "serve --quiet / serve --quiet",
+    "serve / serve --quiet",
+    "serve --spec multi-op --quiet / serve --spec multi-op --quiet",
+    "serve --spec multi-op / serve --spec multi-op --quiet",
+  ]);
+  for (const r of rows) expect(r.cpuUsPerRequest, r.target).toBeGreaterThan(0);
+  expect(rows[0]!.overQuiet.median).toBe(1);
+}, 120_000);
+
 it("npm run bench -- --smoke --only harness times the suite and the harness against raw undici", async () => {
   const result = await runBench({ sections: ["harness"], smoke: true, out: undefined }, () => undefined);
   expect(result.harness!.suiteWallMs.runs).toBe(1);

@@ -23,7 +23,7 @@ const INVALID = [
 /**
  * One load run with autocannon: `connections` keep-alive connections posting creates with unique ids
  * (so a stateful server never answers 409), all valid, or one in five invalid; or the read-heavy mix
- * on plants 1 to `seeded` (readsRequest).
+ * on plants 1 to `seeded` (readsRequest). As fast as the server answers, or `rate` requests a second.
  */
 export async function load(
   url: string,
@@ -31,17 +31,18 @@ export async function load(
   seconds: number,
   connections: number,
   firstId: number,
-  seeded = 0,
+  more: { readonly seeded?: number; readonly rate?: number } = {},
 ): Promise<LoadResult> {
   const request =
     mix === "reads"
-      ? readsRequest(seeded, firstId)
+      ? readsRequest(more.seeded ?? 0, firstId)
       : createRequest((n) =>
           mix === "mixed" && n % 5 === 0
             ? (INVALID[(n / 5) % INVALID.length] as string)
             : `{"id":${firstId + n},"name":"Bench fern","tag":"fern"}`,
         );
-  const result = await autocannon({ url, connections, pipelining: 1, duration: seconds, requests: [request] });
+  const rate = more.rate === undefined ? {} : { overallRate: more.rate };
+  const result = await autocannon({ url, connections, pipelining: 1, duration: seconds, requests: [request], ...rate });
   return {
     requestsPerSecond: result.requests.average,
     p50Ms: result.latency.p50,

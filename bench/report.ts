@@ -1,3 +1,4 @@
+import type { LoggingCost } from "./logging-cost.js";
 import type { MemoryResult } from "./memory.js";
 import type { BenchResult, ServersResult } from "./run.js";
 import type { StartupResult } from "./serve-startup.js";
@@ -16,6 +17,7 @@ export function report(r: BenchResult): string[] {
     `Machine: ${r.machine.cores} x ${r.machine.cpus}, ${r.machine.memoryGiB} GiB, Node ${r.machine.node}; load average ${r.machine.load.before.join(" ")} before, ${r.machine.load.after.join(" ")} after`,
   ];
   if (r.servers) lines.push(``, `Plant Store spec (spec/openapi.yaml), against bare node:http:`, ...servers(r.servers));
+  if (r.logging) lines.push(``, ...logging(r.logging));
   if (r.reads)
     lines.push(
       ``,
@@ -45,6 +47,15 @@ function servers(s: ServersResult): string[] {
           `${l.target} ${l.lines.toLocaleString("en-US")} for ${l.answered.toLocaleString("en-US")} answers received`,
       )
       .join("; ")}`,
+  ];
+}
+
+function logging(l: LoggingCost): string[] {
+  return [
+    `Log lines' cost: every server under ${l.rate} creates a second at once, ${l.seconds} s windows; CPU per answer over the --quiet twin's in the same window:`,
+    `| target | compared with | CPU us an answer | over the twin's, median (min to max) |`,
+    `|---|---|---|---|`,
+    ...l.rows.map((x) => `| ${x.target} | ${x.quiet} | ${fmt(x.cpuUsPerRequest)} | ${spread(x.overQuiet)} |`),
   ];
 }
 

@@ -5,6 +5,7 @@ import { join, relative, resolve } from "node:path";
 import { promisify } from "node:util";
 import { DEFAULT_SPEC, KIT_ROOT } from "../src/paths.js";
 import { benchHarness, type HarnessResult } from "./harness.js";
+import { benchLoggingCost, type LoggingCost, type Twin } from "./logging-cost.js";
 import type { MemoryResult } from "./memory.js";
 import { benchProxy, type ProxyBenchResult } from "./proxy.js";
 import { report } from "./report.js";
@@ -12,7 +13,7 @@ import { benchServeStartup, type StartupResult } from "./serve-startup.js";
 import { benchServers, versus, type Ratio, type ServerBench } from "./servers.js";
 import type { TargetSpec } from "./targets.js";
 
-export const SECTIONS = ["servers", "reads", "startup", "memory", "harness", "proxy"] as const;
+export const SECTIONS = ["servers", "logging", "reads", "startup", "memory", "harness", "proxy"] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export interface BenchOptions {
@@ -44,6 +45,8 @@ export interface BenchResult {
   readonly compared?: string;
   /** The Plant Store spec: creates, against bare node:http and Prism. */
   readonly servers?: ServersResult;
+  /** What serve's default log lines cost: CPU per answer beside its --quiet twin, at the same time. */
+  readonly logging?: LoggingCost;
   /** The multi-operation spec: the read-heavy mix, against a bare node:http store and Prism. */
   readonly reads?: ServersResult & { readonly spec: string; readonly seeded: number };
   readonly startup?: StartupResult;
@@ -65,6 +68,7 @@ function settings(smoke: boolean) {
       warmupSeconds: 1,
       roundSeconds: 1,
       rounds: 1,
+      logging: { rate: 200, seconds: 1, rounds: 1 },
       seeded: 100,
       startupRuns: 1,
       memoryCounts: [10_000, 20_000],
@@ -78,6 +82,7 @@ function settings(smoke: boolean) {
     warmupSeconds: 3,
     roundSeconds: 3,
     rounds: 7,
+    logging: { rate: 1_000, seconds: 5, rounds: 10 },
     seeded: 1_000,
     startupRuns: 10,
     memoryCounts: [100_000, 1_000_000],
@@ -107,6 +112,8 @@ export async function runBench(o: BenchOptions, log: (line: string) => void): Pr
     ...(o.compare === undefined ? {} : { compared: o.compare }),
   };
   if (o.sections.includes("servers")) r.servers = await servers(s, o.compare, log);
+  if (o.sections.includes("logging"))
+    r.logging = await benchLoggingCost({ ...s.logging, targets: twins(o.compare) }, log);
   if (o.sections.includes("reads")) r.reads = await reads(s, log);
   if (o.sections.includes("startup")) r.startup = await benchServeStartup(s.startupRuns, log);
   if (o.sections.includes("memory")) r.memory = await memory(s.memoryCounts);
@@ -150,6 +157,40 @@ const SERVERS: readonly TargetSpec[] = [
   { label: "serve --spec multi-op --quiet", kind: "engine", spec: MULTI_SPEC },
   { label: "Prism", kind: "prism" },
 ];
+
+/** serve and the engine with their log lines, each beside its --quiet twin; the compared build's too. */
+function twins(compare: string | undefined): Twin[] {
+  const bin = compare === undefined ? undefined : resolve(compare, "dist", "src", "cli", "bin.js");
+  return [
+    { label: "serve --quiet", quiet: "serve --quiet", kind: "reference" },
+    { label: "serve", quiet: "serve --quiet", kind: "reference", logging: true },
+    {
+      label: "serve --spec multi-op --quiet",
+      quiet: "serve --spec multi-op --quiet",
+      kind: "engine",
+      spec: MULTI_SPEC,
+    },
+    {
+      label: "serve --spec multi-op",
+      quiet: "serve --spec multi-op --quiet",
+      kind: "engine",
+      logging: true,
+      spec: MULTI_SPEC,
+    },
+    ...(bin === undefined
+      ? []
+      : [
+          { label: "serve --quiet [compared]", quiet: "serve --quiet [compared]", kind: "reference", bin } as const,
+          {
+            label: "serve [compared]",
+            quiet: "serve --quiet [compared]",
+            kind: "reference",
+            logging: true,
+            bin,
+          } as const,
+        ]),
+  ];
+}
 
 async function servers(s: Settings, compare: string | undefined, log: (line: string) => void): Promise<ServersResult> {
   const baseline: TargetSpec = { label: "bare node:http", kind: "bare" };

@@ -101,7 +101,7 @@ export async function benchServers(o: ServerBenchOptions, log: (line: string) =>
     const state = { nextId: 1_000_000_000_000 };
     const run = async (t: Target, mix: Mix, seconds: number): Promise<Run> => {
       const cpu = cpuMs(t.pid);
-      const result = await load(t.url, mix, seconds, o.connections, state.nextId, o.seeded ?? 0);
+      const result = await load(t.url, mix, seconds, o.connections, state.nextId, { seeded: o.seeded ?? 0 });
       const cpuUsPerRequest = ((cpuMs(t.pid) - cpu) * 1000) / result.total;
       state.nextId += 10_000_000;
       answered.set(t.label, answered.get(t.label)! + result.total);
