@@ -1,6 +1,8 @@
 import autocannon from "autocannon";
 import { BENCH_TOKEN } from "./targets.js";
 
+export { median } from "./stats.js";
+
 /** valid: creates; mixed: creates, one in five invalid; reads: the read-heavy mix of readsRequest. */
 export type Mix = "valid" | "mixed" | "reads";
 
@@ -98,10 +100,4 @@ export function createRequest(bodyOf: (n: number) => string, onResponse?: (statu
     },
     ...(onResponse === undefined ? {} : { onResponse }),
   };
-}
-
-export function median(values: readonly number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
 }

@@ -2,7 +2,7 @@ import { relative } from "node:path";
 import { loadContract } from "../src/contract/index.js";
 import { DEFAULT_SPEC, KIT_ROOT } from "../src/paths.js";
 import { createCore, createMockHandler, PlantStore, type CoreRequest } from "../src/server/index.js";
-import { median } from "./load.js";
+import { median } from "./stats.js";
 
 // Run as its own process with --expose-gc (bench/run.ts does):
 //   node --expose-gc dist/bench/memory.js reference N1 N2       the reference server's core and store

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DEFAULT_SPEC, KIT_ROOT } from "../src/paths.js";
-import { median } from "./load.js";
+import { median } from "./stats.js";
 import { largeSpecYaml } from "./spec-load-document.js";
 import { cpuMs } from "./targets.js";
 
