@@ -86,6 +86,39 @@ function hundred(s: Server): number {
   return first;
 }
 
+/**
+ * At `count` plants: reads by id (spread over the store by a stride, so that the big one's are not
+ * all in the CPU's caches) and lists of 20, each beside the same on a store of 100.
+ */
+function readsAndLists(
+  count: number,
+  full: Server,
+  empty: Server,
+  reads: number,
+  lists: number,
+): { read: () => Beside; list: () => Beside } {
+  const first = hundred(empty);
+  const size = full.size();
+  const get = (s: Server, url: string): number => s.handle(request("GET", url)).status;
+  const spread = (i: number, n: number): number => (i * 7919) % n;
+  return {
+    read: () =>
+      beside(
+        count,
+        (i) => get(empty, `/plants/${first + spread(i, 100)}`),
+        (i) => get(full, `/plants/${1 + spread(i, size)}`),
+        reads,
+      ),
+    list: () =>
+      beside(
+        count,
+        () => get(empty, "/plants?limit=20"),
+        () => get(full, "/plants?limit=20"),
+        lists,
+      ),
+  };
+}
+
 async function main(): Promise<MemoryResult> {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (gc === undefined) throw new Error("run with node --expose-gc");
@@ -136,30 +169,9 @@ async function main(): Promise<MemoryResult> {
       create(empty);
     };
     times.createNs.push(beside(count, onEmpty, () => create(full), 2_000));
-    const first = hundred(empty);
-    const size = full.size();
-    const read = (s: Server, id: number): number => s.handle(request("GET", `/plants/${id}`)).status;
-    // Reads spread over the store by a stride, so that the big one's are not all in the CPU's caches.
-    const spread = (i: number, n: number): number => (i * 7919) % n;
-    if (readable)
-      times.readNs.push(
-        beside(
-          count,
-          (i) => read(empty, first + spread(i, 100)),
-          (i) => read(full, 1 + spread(i, size)),
-          2_000,
-        ),
-      );
-    const list = (s: Server): number => s.handle(request("GET", "/plants?limit=20")).status;
-    if (listable)
-      times.listNs.push(
-        beside(
-          count,
-          () => list(empty),
-          () => list(full),
-          10,
-        ),
-      );
+    const { read, list } = readsAndLists(count, full, empty, 2_000, 10);
+    if (readable) times.readNs.push(read());
+    if (listable) times.listNs.push(list());
   }
   const largest = counts.at(-1) as number;
   return {

@@ -1,6 +1,6 @@
 import type { LoggingCost } from "./logging-cost.js";
 import type { MemoryResult } from "./memory.js";
-import type { BenchResult, ServersResult } from "./run.js";
+import type { BenchResult, ServersResult } from "./result.js";
 import type { StartupResult } from "./serve-startup.js";
 import type { Ratio } from "./servers.js";
 
