@@ -4,35 +4,103 @@ import { expect, it } from "vitest";
 import { tempDir } from "../test/temp-dir.js";
 import { runBench } from "./run.js";
 
-// A short smoke run of `npm run bench` (about a second per target), so the benchmark cannot rot.
-// It asserts that every part ran and reported, never how fast anything was.
-it("npm run bench -- --smoke runs every section and writes its result", async () => {
+// Short smoke runs of `npm run bench` (about a second per target and round), so the benchmark cannot
+// rot. They assert that every part ran and reported, never how fast anything was.
+it("npm run bench -- --smoke --only servers: every target against bare node:http, each request logged", async () => {
   const out = join(tempDir("plantstore-bench-"), "result.json");
   const lines: string[] = [];
-  const result = await runBench({ sections: ["servers", "harness", "memory"], smoke: true, out }, (l) => lines.push(l));
-
-  expect(result.servers?.rows.map((r) => `${r.target} ${r.mix}`).sort()).toEqual(
-    ["bare mixed", "bare valid", "prism mixed", "prism valid", "reference mixed", "reference valid"].sort(),
+  const result = await runBench({ sections: ["servers"], smoke: true, out }, (l) => lines.push(l));
+  const s = result.servers!;
+  const labels = ["bare node:http", "serve", "serve --quiet", "Prism"].concat(
+    ["openapi.yaml", "multi-op"].flatMap((d) => [`serve --spec ${d}`, `serve --spec ${d} --quiet`]),
   );
-  for (const row of result.servers!.rows) {
+  expect(s.rows.map((r) => `${r.target} ${r.mix}`).sort()).toEqual(
+    labels.flatMap((t) => [`${t} valid`, `${t} mixed`]).sort(),
+  );
+  for (const row of s.rows) {
     expect(row.total, `${row.target} ${row.mix}`).toBeGreaterThan(0);
     expect(row.errors, `${row.target} ${row.mix}`).toBe(0);
     expect(row.rssAfterLoadBytes).toBeGreaterThan(0);
+    expect(row.overBaseline.perRound).toHaveLength(1);
+    expect(row.cpuUsPerRequest, row.target).toBeGreaterThan(0);
+    if (!row.target.startsWith("serve")) continue;
+    // Unique ids: every valid create is a 200; one in five of the mixed is invalid.
+    if (row.mix === "valid") expect(row.non2xx, row.target).toBe(0);
+    else expect(row.non2xx / row.total, row.target).toBeCloseTo(0.2, 1);
   }
-  const reference = (mix: string) => result.servers!.rows.find((r) => r.target === "reference" && r.mix === mix)!;
-  expect(reference("valid").non2xx).toBe(0); // unique ids: every valid create is a 200
-  expect(reference("mixed").non2xx / reference("mixed").total).toBeCloseTo(0.2, 1); // one in five invalid
+  // Every answer the bench received was logged (a few more lines: requests cut off at a run's end).
+  for (const l of s.logged)
+    if (l.logging) expect(l.lines, l.target).toBeGreaterThanOrEqual(l.answered);
+    else expect(l.lines, l.target).toBe(0);
+  expect(s.logged.filter((l) => l.logging)).toHaveLength(3);
+  expect(Object.keys(s.versusPrism)).toContain("serve valid");
 
-  expect(result.harness!.suiteWallMs.runs).toBe(1);
-  expect(result.harness!.throughput.map((t) => t.concurrency)).toEqual([1, 8]);
-  expect(result.memory!.counts).toEqual([0, 10_000, 20_000]);
-  expect(result.memory!.bytesPerPlantHeap).toBeGreaterThan(0);
-  expect(result.memory!.createNs.map((c) => c.count)).toEqual([10_000, 20_000]);
+  expect(JSON.parse(readFileSync(out, "utf8")).servers.rows).toHaveLength(16);
+  expect(lines.some((l) => l.startsWith("| serve | valid |"))).toBe(true);
+}, 240_000);
+
+it("npm run bench -- --smoke --only reads,startup,memory: the read mix, start-up and memory per plant", async () => {
+  const out = join(tempDir("plantstore-bench-"), "result.json");
+  const lines: string[] = [];
+  const result = await runBench({ sections: ["reads", "startup", "memory"], smoke: true, out }, (l) => lines.push(l));
+  const reads = result.reads!;
+  expect(reads.rows.map((r) => r.target)).toEqual([
+    "bare node:http store",
+    "serve --spec multi-op",
+    "serve --spec multi-op --quiet",
+    "Prism",
+  ]);
+  for (const row of reads.rows) {
+    expect(row.total, row.target).toBeGreaterThan(0);
+    expect(row.errors, row.target).toBe(0);
+    // Every read names a seeded plant and every create a new id: all 2xx, but from Prism (no state).
+    if (row.target !== "Prism") expect(row.non2xx, row.target).toBe(0);
+  }
+
+  const cases = result.startup!.cases;
+  expect(cases).toHaveLength(5);
+  expect(cases.map((c) => c.operations)).toEqual([undefined, 1, 1, 200, 195]);
+  for (const c of cases) expect(c.wallMs.median, c.name).toBeGreaterThan(0);
+  expect(result.startup!.phases.loadContractMs).toBeGreaterThan(0);
+
+  const memory = result.memory!;
+  expect(memory.map((m) => `${m.server} ${m.spec ?? ""}`)).toEqual([
+    "reference ",
+    "engine spec/openapi.yaml",
+    "engine test/data/multi-op/plant-store-multi.yaml",
+  ]);
+  // The engine serves spec/openapi.yaml's one operation from examples today: it may store nothing.
+  expect([memory[0]!.stores, memory[2]!.stores]).toEqual([true, true]);
+  for (const m of memory.filter((x) => x.stores)) {
+    expect(m.counts).toEqual([0, 10_000, 20_000]);
+    expect(m.bytesPerPlantHeap).toBeGreaterThan(0);
+    expect(m.createNs.map((c) => c.count)).toEqual([10_000, 20_000]);
+  }
+  expect(memory[2]!.listNs!.map((c) => c.count)).toEqual([10_000, 20_000]);
+  expect(memory[2]!.readNs!.map((c) => c.count)).toEqual([10_000, 20_000]);
 
   expect(existsSync(out)).toBe(true);
-  expect(JSON.parse(readFileSync(out, "utf8")).servers.rows).toHaveLength(6);
-  expect(lines.some((l) => l.startsWith("| reference | valid |"))).toBe(true);
-}, 180_000);
+  expect(lines.some((l) => l.startsWith("| serve --spec generated 200-operation document | 200 |"))).toBe(true);
+}, 240_000);
+
+it("npm run bench -- --smoke --only logging: serve's log lines beside its --quiet twin, at the same time", async () => {
+  const result = await runBench({ sections: ["logging"], smoke: true, out: undefined }, () => undefined);
+  const rows = result.logging!.rows;
+  expect(rows.map((r) => `${r.target} / ${r.quiet}`)).toEqual([
+    "serve --quiet / serve --quiet",
+    "serve / serve --quiet",
+    "serve --spec multi-op --quiet / serve --spec multi-op --quiet",
+    "serve --spec multi-op / serve --spec multi-op --quiet",
+  ]);
+  for (const r of rows) expect(r.cpuUsPerRequest, r.target).toBeGreaterThan(0);
+  expect(rows[0]!.overQuiet.median).toBe(1);
+}, 120_000);
+
+it("npm run bench -- --smoke --only harness times the suite and the harness against raw undici", async () => {
+  const result = await runBench({ sections: ["harness"], smoke: true, out: undefined }, () => undefined);
+  expect(result.harness!.suiteWallMs.runs).toBe(1);
+  expect(result.harness!.throughput.map((t) => t.concurrency)).toEqual([1, 8]);
+}, 120_000);
 
 it("npm run bench -- --smoke --only proxy measures direct, the bare pass-through and plantstore proxy", async () => {
   const out = join(tempDir("plantstore-bench-"), "result.json");

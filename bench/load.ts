@@ -1,7 +1,10 @@
 import autocannon from "autocannon";
 import { BENCH_TOKEN } from "./targets.js";
 
-export type Mix = "valid" | "mixed";
+export { median } from "./stats.js";
+
+/** valid: creates; mixed: creates, one in five invalid; reads: the read-heavy mix of readsRequest. */
+export type Mix = "valid" | "mixed" | "reads";
 
 export interface LoadResult {
   readonly requestsPerSecond: number;
@@ -21,7 +24,8 @@ const INVALID = [
 
 /**
  * One load run with autocannon: `connections` keep-alive connections posting creates with unique ids
- * (so a stateful server never answers 409), all valid, or one in five invalid.
+ * (so a stateful server never answers 409), all valid, or one in five invalid; or the read-heavy mix
+ * on plants 1 to `seeded` (readsRequest). As fast as the server answers, or `rate` requests a second.
  */
 export async function load(
   url: string,
@@ -29,20 +33,18 @@ export async function load(
   seconds: number,
   connections: number,
   firstId: number,
+  more: { readonly seeded?: number; readonly rate?: number } = {},
 ): Promise<LoadResult> {
-  const result = await autocannon({
-    url,
-    connections,
-    pipelining: 1,
-    duration: seconds,
-    requests: [
-      createRequest((n) =>
-        mix === "mixed" && n % 5 === 0
-          ? (INVALID[(n / 5) % INVALID.length] as string)
-          : `{"id":${firstId + n},"name":"Bench fern","tag":"fern"}`,
-      ),
-    ],
-  });
+  const request =
+    mix === "reads"
+      ? readsRequest(more.seeded ?? 0, firstId)
+      : createRequest((n) =>
+          mix === "mixed" && n % 5 === 0
+            ? (INVALID[(n / 5) % INVALID.length] as string)
+            : `{"id":${firstId + n},"name":"Bench fern","tag":"fern"}`,
+        );
+  const rate = more.rate === undefined ? {} : { overallRate: more.rate };
+  const result = await autocannon({ url, connections, pipelining: 1, duration: seconds, requests: [request], ...rate });
   return {
     requestsPerSecond: result.requests.average,
     p50Ms: result.latency.p50,
@@ -50,6 +52,38 @@ export async function load(
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
     total: result.requests.total,
+  };
+}
+
+/**
+ * The read-heavy mix, in cycles of ten requests: eight reads of a seeded plant (GET /plants/{id},
+ * ids 1 to `seeded` spread by a stride), one list (GET /plants?limit=20), one create of a new plant
+ * (POST /plants, ids from `firstId` up, never taken): 90% reads and lists, 10% creates.
+ */
+export function readsRequest(seeded: number, firstId: number): any {
+  if (seeded < 1) throw new Error("the read mix needs seeded plants");
+  const auth = { authorization: `Bearer ${BENCH_TOKEN}` };
+  const create = { ...auth, "content-type": "application/json" };
+  let n = 0;
+  return {
+    method: "GET",
+    path: "/plants",
+    headers: auth,
+    setupRequest: (req: any) => {
+      const i = n++;
+      const slot = i % 10;
+      if (slot === 9) {
+        return {
+          ...req,
+          method: "POST",
+          path: "/plants",
+          headers: create,
+          body: `{"id":${firstId + i},"name":"Bench fern","tag":"fern"}`,
+        };
+      }
+      const path = slot === 8 ? "/plants?limit=20" : `/plants/${1 + ((i * 7919) % seeded)}`;
+      return { ...req, method: "GET", path, headers: auth, body: undefined };
+    },
   };
 }
 
@@ -66,10 +100,4 @@ export function createRequest(bodyOf: (n: number) => string, onResponse?: (statu
     },
     ...(onResponse === undefined ? {} : { onResponse }),
   };
-}
-
-export function median(values: readonly number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
 }

@@ -1,166 +1,183 @@
 import { execFile } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { cpus, totalmem } from "node:os";
-import { join } from "node:path";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir, totalmem } from "node:os";
+import { join, relative, resolve } from "node:path";
 import { promisify } from "node:util";
-import { KIT_ROOT } from "../src/paths.js";
-import { benchHarness, type HarnessResult } from "./harness.js";
+import { DEFAULT_SPEC, KIT_ROOT } from "../src/paths.js";
+import { benchHarness } from "./harness.js";
+import { benchLoggingCost, type Twin } from "./logging-cost.js";
 import type { MemoryResult } from "./memory.js";
-import { benchProxy, type ProxyBenchResult } from "./proxy.js";
-import { benchServers, type ServerRow } from "./servers.js";
+import { benchProxy } from "./proxy.js";
+import { report } from "./report.js";
+import { settings, type BenchResult, type ServersResult, type Settings } from "./result.js";
+import { benchServeStartup } from "./serve-startup.js";
+import { benchServers, versus, type Ratio, type ServerBench } from "./servers.js";
+import type { TargetSpec } from "./targets.js";
+
+export type { BenchResult, ServersResult, Settings } from "./result.js";
+
+export const SECTIONS = ["servers", "logging", "reads", "startup", "memory", "harness", "proxy"] as const;
+export type Section = (typeof SECTIONS)[number];
 
 export interface BenchOptions {
-  readonly sections: readonly ("servers" | "harness" | "memory" | "proxy")[];
+  readonly sections: readonly Section[];
   readonly smoke: boolean;
   readonly out: string | undefined;
+  /**
+   * A copy of the kit with another build in its dist/ (an earlier commit's): the servers section
+   * adds its `serve` and `serve --quiet`, "[compared]", measured in the same rounds as this build's.
+   */
+  readonly compare?: string;
 }
 
-export interface BenchResult {
-  readonly when: string;
-  readonly machine: {
-    readonly cpus: string;
-    readonly cores: number;
-    readonly memoryGiB: number;
-    readonly node: string;
-  };
-  readonly settings: Record<string, unknown>;
-  readonly servers?: { readonly rows: readonly ServerRow[]; readonly ratios: Record<string, number> };
-  readonly harness?: HarnessResult;
-  readonly memory?: MemoryResult;
-  readonly proxy?: ProxyBenchResult;
-}
+const MULTI_SPEC = join(KIT_ROOT, "test", "data", "multi-op", "plant-store-multi.yaml");
 
-const fmt = (n: number, digits = 0): string => (Number.isFinite(n) ? n.toFixed(digits) : "-");
+const loadNow = (): number[] => loadavg().map((l) => Math.round(l * 100) / 100);
 
-/** Runs the benchmark sections, prints a table, and writes the JSON result. */
+/** Runs the benchmark sections, prints a report, and writes the JSON result. */
 export async function runBench(o: BenchOptions, log: (line: string) => void): Promise<BenchResult> {
-  const s = o.smoke
-    ? {
-        warmupSeconds: 1,
-        roundSeconds: 1,
-        rounds: 1,
-        connections: 10,
-        suiteRuns: 1,
-        generatedCases: 40,
-        harnessRounds: 1,
-        memoryCounts: [10_000, 20_000],
-        sequentialRequests: 200,
-      }
-    : {
-        warmupSeconds: 3,
-        roundSeconds: 5,
-        rounds: 5,
-        connections: 10,
-        suiteRuns: 10,
-        generatedCases: 1_000,
-        harnessRounds: 4,
-        memoryCounts: [100_000, 1_000_000],
-        sequentialRequests: 3_000,
-      };
-  const result: BenchResult = {
+  const s = settings(o.smoke);
+  const before = loadNow();
+  const r: { -readonly [K in keyof BenchResult]: BenchResult[K] } = {
     when: new Date().toISOString(),
     machine: {
       cpus: cpus()[0]?.model ?? "?",
       cores: cpus().length,
       memoryGiB: Math.round(totalmem() / 2 ** 30),
       node: process.version,
+      load: { before, after: [] },
     },
     settings: s,
-  } as BenchResult;
-  const mutable = result as { -readonly [K in keyof BenchResult]: BenchResult[K] };
-
-  if (o.sections.includes("servers")) {
-    const rows = await benchServers({ targets: ["reference", "bare", "prism"], mixes: ["valid", "mixed"], ...s }, log);
-    const get = (t: string, m: string) => rows.find((r) => r.target === t && r.mix === m)!;
-    mutable.servers = {
-      rows,
-      ratios: {
-        referenceOverBareRps: get("reference", "valid").requestsPerSecond / get("bare", "valid").requestsPerSecond,
-        referenceOverBareP99: get("reference", "valid").p99Ms / get("bare", "valid").p99Ms,
-        referenceOverPrismRps: get("reference", "valid").requestsPerSecond / get("prism", "valid").requestsPerSecond,
-        mixedReferenceOverBareRps: get("reference", "mixed").requestsPerSecond / get("bare", "mixed").requestsPerSecond,
-      },
-    };
-  }
+    ...(o.compare === undefined ? {} : { compared: o.compare }),
+  };
+  if (o.sections.includes("servers")) r.servers = await servers(s, o.compare, log);
+  if (o.sections.includes("logging"))
+    r.logging = await benchLoggingCost({ ...s.logging, targets: twins(o.compare) }, log);
+  if (o.sections.includes("reads")) r.reads = await reads(s, log);
+  if (o.sections.includes("startup")) r.startup = await benchServeStartup(s.startupRuns, log);
+  if (o.sections.includes("memory")) r.memory = await memory(s.memoryCounts);
   if (o.sections.includes("harness"))
-    mutable.harness = await benchHarness(
+    r.harness = await benchHarness(
       { suiteRuns: s.suiteRuns, generatedCases: s.generatedCases, rounds: s.harnessRounds },
       log,
     );
-  if (o.sections.includes("memory")) {
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      ["--expose-gc", join(KIT_ROOT, "dist", "bench", "memory.js"), ...s.memoryCounts.map(String)],
-      { maxBuffer: 1 << 20 },
-    );
-    mutable.memory = JSON.parse(stdout) as MemoryResult;
-  }
+  if (o.sections.includes("proxy")) r.proxy = await benchProxy(s, log);
+  r.machine = { ...r.machine, load: { before, after: loadNow() } };
 
-  if (o.sections.includes("proxy")) mutable.proxy = await benchProxy(s, log);
-
-  for (const line of table(result)) log(line);
+  for (const line of report(r)) log(line);
   if (o.out !== undefined) {
     mkdirSync(join(o.out, ".."), { recursive: true });
-    writeFileSync(o.out, JSON.stringify(result, null, 2) + "\n");
+    writeFileSync(o.out, JSON.stringify(r, null, 2) + "\n");
     log(`result written to ${o.out}`);
   }
-  return result;
+  return r;
 }
 
-export function table(r: BenchResult): string[] {
-  const lines = [
-    ``,
-    `Machine: ${r.machine.cores} x ${r.machine.cpus}, ${r.machine.memoryGiB} GiB, Node ${r.machine.node}`,
+/** Each target's req/s over Prism's, round by round, keyed `label mix`. */
+function versusPrism(bench: ServerBench): Record<string, Ratio> {
+  const out: Record<string, Ratio> = {};
+  for (const row of bench.rows) {
+    const prism = bench.rows.find((x) => x.target === "Prism" && x.mix === row.mix);
+    if (prism !== undefined && row !== prism) out[`${row.target} ${row.mix}`] = versus(row, prism);
+  }
+  return out;
+}
+
+/**
+ * `plantstore serve` on the Plant Store; the engine on it (which serves its one operation from
+ * examples today) and on the multi-operation document (whose create is the Plant Store's, stored).
+ */
+const SERVERS: readonly TargetSpec[] = [
+  { label: "serve", kind: "reference", logging: true },
+  { label: "serve --quiet", kind: "reference" },
+  { label: "serve --spec openapi.yaml", kind: "engine", logging: true },
+  { label: "serve --spec openapi.yaml --quiet", kind: "engine" },
+  { label: "serve --spec multi-op", kind: "engine", logging: true, spec: MULTI_SPEC },
+  { label: "serve --spec multi-op --quiet", kind: "engine", spec: MULTI_SPEC },
+  { label: "Prism", kind: "prism" },
+];
+
+/** serve and the engine with their log lines, each beside its --quiet twin; the compared build's too. */
+function twins(compare: string | undefined): Twin[] {
+  const bin = compare === undefined ? undefined : resolve(compare, "dist", "src", "cli", "bin.js");
+  return [
+    { label: "serve --quiet", quiet: "serve --quiet", kind: "reference" },
+    { label: "serve", quiet: "serve --quiet", kind: "reference", logging: true },
+    {
+      label: "serve --spec multi-op --quiet",
+      quiet: "serve --spec multi-op --quiet",
+      kind: "engine",
+      spec: MULTI_SPEC,
+    },
+    {
+      label: "serve --spec multi-op",
+      quiet: "serve --spec multi-op --quiet",
+      kind: "engine",
+      logging: true,
+      spec: MULTI_SPEC,
+    },
+    ...(bin === undefined
+      ? []
+      : [
+          { label: "serve --quiet [compared]", quiet: "serve --quiet [compared]", kind: "reference", bin } as const,
+          {
+            label: "serve [compared]",
+            quiet: "serve --quiet [compared]",
+            kind: "reference",
+            logging: true,
+            bin,
+          } as const,
+        ]),
   ];
-  if (r.servers) {
-    lines.push(
-      ``,
-      `| target | mix | req/s | p50 ms | p99 ms | errors | non-2xx | RSS after load MB | start-up ms |`,
-      `|---|---|---|---|---|---|---|---|---|`,
-      ...r.servers.rows.map(
-        (x) =>
-          `| ${x.target} | ${x.mix} | ${fmt(x.requestsPerSecond)} | ${fmt(x.p50Ms, 1)} | ${fmt(x.p99Ms, 1)} | ${x.errors} | ${x.non2xx} | ${fmt(x.rssAfterLoadBytes / 2 ** 20)} | ${fmt(x.startupMs)} |`,
-      ),
-      ``,
-      `reference/bare req/s ${fmt(r.servers.ratios.referenceOverBareRps!, 2)} (target >= 0.85); p99 reference/bare ${fmt(r.servers.ratios.referenceOverBareP99!, 2)} (target <= 1.5); reference/Prism req/s ${fmt(r.servers.ratios.referenceOverPrismRps!, 1)} (target >= 20); mixed reference/bare ${fmt(r.servers.ratios.mixedReferenceOverBareRps!, 2)}`,
-    );
+}
+
+async function servers(s: Settings, compare: string | undefined, log: (line: string) => void): Promise<ServersResult> {
+  const baseline: TargetSpec = { label: "bare node:http", kind: "bare" };
+  const bin = compare === undefined ? undefined : resolve(compare, "dist", "src", "cli", "bin.js");
+  const compared: TargetSpec[] =
+    bin === undefined
+      ? []
+      : [
+          { label: "serve [compared]", kind: "reference", logging: true, bin },
+          { label: "serve --quiet [compared]", kind: "reference", bin },
+        ];
+  const targets = [...SERVERS, ...compared];
+  const bench = await benchServers({ ...s, targets, baseline, mixes: ["valid", "mixed"] }, log);
+  return { ...bench, versusPrism: versusPrism(bench) };
+}
+
+/** The read-heavy mix on the multi-operation document, plants 1 to `seeded` there from the start. */
+async function reads(s: Settings, log: (line: string) => void): Promise<NonNullable<BenchResult["reads"]>> {
+  const dir = mkdtempSync(join(tmpdir(), "plantstore-bench-seed-"));
+  try {
+    const data = join(dir, "seed.json");
+    const plants = Array.from({ length: s.seeded }, (_, i) => ({ id: i + 1, name: `Seeded ${i + 1}`, tag: "fern" }));
+    writeFileSync(data, JSON.stringify({ "/plants": plants }));
+    const targets: TargetSpec[] = [
+      { label: "serve --spec multi-op", kind: "engine", logging: true, spec: MULTI_SPEC, data },
+      { label: "serve --spec multi-op --quiet", kind: "engine", spec: MULTI_SPEC, data },
+      { label: "Prism", kind: "prism", spec: MULTI_SPEC },
+    ];
+    const baseline: TargetSpec = { label: "bare node:http store", kind: "bare-store", data };
+    const bench = await benchServers({ ...s, targets, baseline, mixes: ["reads"] }, log);
+    return { ...bench, versusPrism: versusPrism(bench), spec: relative(KIT_ROOT, MULTI_SPEC), seeded: s.seeded };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
-  if (r.harness) {
-    const h = r.harness;
-    lines.push(
-      ``,
-      `Default conformance suite, process start to exit: median ${fmt(h.suiteWallMs.median)} ms (min ${fmt(h.suiteWallMs.min)}, max ${fmt(h.suiteWallMs.max)}, ${h.suiteWallMs.runs} runs; target < 1000)`,
-      `Start-up: imports ${fmt(h.startup.importMs)} ms, spec load and compile ${fmt(h.startup.loadContractMs)} ms, fixtures ${fmt(h.startup.loadFixturesMs)} ms`,
-      ...h.throughput.map(
-        (t) =>
-          `${h.generatedCases} generated cases at concurrency ${t.concurrency}: harness ${fmt(t.harness)} exchanges/s, raw undici ${fmt(t.rawUndici)}/s, ratio ${fmt(t.ratio, 2)} (target >= 0.70)`,
-      ),
+}
+
+/** The reference server's store, then the engine's on the Plant Store and on the multi-operation document. */
+async function memory(counts: readonly number[]): Promise<MemoryResult[]> {
+  const script = join(KIT_ROOT, "dist", "bench", "memory.js");
+  const runs = [["reference"], ["engine", DEFAULT_SPEC], ["engine", MULTI_SPEC]];
+  const out: MemoryResult[] = [];
+  for (const args of runs) {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ["--expose-gc", script, ...args, ...counts.map(String)],
+      { maxBuffer: 1 << 20 },
     );
+    out.push(JSON.parse(stdout) as MemoryResult);
   }
-  if (r.proxy) {
-    const p = r.proxy;
-    const seq = (x: { p50Ms: number; p99Ms: number }) => `p50 ${fmt(x.p50Ms, 2)} ms, p99 ${fmt(x.p99Ms, 2)} ms`;
-    lines.push(
-      ``,
-      `Reference server, valid creates, saturated (autocannon), medians of ${p.rounds} rounds: direct ${fmt(p.direct.requestsPerSecond)} req/s, p99 ${fmt(p.direct.p99Ms, 1)} ms; bare node:http pass-through ${fmt(p.bare.requestsPerSecond)} req/s, p99 ${fmt(p.bare.p99Ms, 1)} ms; plantstore proxy ${fmt(p.proxied.requestsPerSecond)} req/s, p99 ${fmt(p.proxied.p99Ms, 1)} ms`,
-      `proxy/direct req/s ${fmt(p.ratio, 2)} (issue target >= 0.60; the bare pass-through reaches ${fmt(p.bareRatio, 2)}); proxy/bare pass-through ${fmt(p.ratioToBare, 2)}; saturated p99 added ${fmt(p.addedP99Ms, 1)} ms (issue target <= 2); errors ${p.direct.errors + p.bare.errors + p.proxied.errors}, non-2xx ${p.direct.non2xx + p.bare.non2xx + p.proxied.non2xx}`,
-      `One request at a time: direct ${seq(p.sequential.direct)}; bare pass-through ${seq(p.sequential.bare)}; plantstore proxy ${seq(p.sequential.proxied)}; p99 added ${fmt(p.sequentialAddedP99Ms, 2)} ms`,
-    );
-  }
-  if (r.memory) {
-    const m = r.memory;
-    lines.push(
-      ``,
-      `| plants stored | heap used MB | RSS MB |`,
-      `|---|---|---|`,
-      ...m.counts.map(
-        (c, i) =>
-          `| ${c.toLocaleString("en-US")} | ${fmt(m.heapUsedBytes[i]! / 2 ** 20, 1)} | ${fmt(m.rssBytes[i]! / 2 ** 20, 1)} |`,
-      ),
-      ``,
-      `bytes per plant: ${fmt(m.bytesPerPlantHeap)} (heap), ${fmt(m.bytesPerPlantRss)} (RSS) (target <= 200)`,
-      `create through the core (median of 15 batches of 2,000, each beside a batch on an empty store): ${m.createNs.map((c) => `${fmt(c.atCount / 1000, 2)} us at ${c.count.toLocaleString("en-US")} (empty beside it: ${fmt(c.empty / 1000, 2)} us)`).join("; ")}`,
-    );
-  }
-  return lines;
+  return out;
 }

@@ -1,25 +1,58 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startPrism } from "../src/mock/prism.js";
-import { KIT_ROOT } from "../src/paths.js";
+import { DEFAULT_SPEC, KIT_ROOT } from "../src/paths.js";
 
 export const BENCH_TOKEN = "bench-token-0123456789";
-export type TargetName = "reference" | "bare" | "prism";
+/**
+ * reference: `plantstore serve`; engine: `plantstore serve --spec SPEC`; both `--quiet` unless
+ * `logging`, then with their default per-request log lines, stdout to a file as
+ * `plantstore serve > serve.log` writes it. bare: bench/bare-server.ts; bare-store:
+ * bench/bare-store-server.ts; prism: the real Prism mock of SPEC.
+ */
+export type TargetKind = "reference" | "engine" | "bare" | "bare-store" | "prism";
+
+export interface TargetSpec {
+  /** How the report names it. */
+  readonly label: string;
+  readonly kind: TargetKind;
+  /** serve with its default per-request log lines (else --quiet). */
+  readonly logging?: boolean;
+  /** The document of the engine and Prism (default spec/openapi.yaml, the Plant Store). */
+  readonly spec?: string;
+  /** Seed data, as `serve --spec --data` reads it: the engine and the bare store start with it. */
+  readonly data?: string;
+  /** The CLI of serve: another build's bin.js (--compare), else this kit's. */
+  readonly bin?: string;
+}
 
 export interface Target {
-  readonly name: TargetName;
+  readonly label: string;
   readonly url: string;
   readonly pid: number;
   /** From spawn to the first HTTP answer. */
   readonly startupMs: number;
-  stop(): Promise<void>;
+  /**
+   * Stops it (SIGTERM, as a user does) and says how many request lines its log holds once the process
+   * has exited: a `logging` target's, 0 for the others.
+   */
+  stop(): Promise<{ readonly logLines: number }>;
 }
 
 /** Resident set size of a process, from /proc (Linux). */
 export function rssBytes(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
   return m === null ? NaN : Number(m[1]) * 1024;
+}
+
+/** CPU time a process has used so far, user + system, in ms (Linux /proc, clock ticks of 10 ms). */
+export function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8")
+    .replace(/^.*\) /, "")
+    .split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 async function firstAnswer(url: string, deadline: number): Promise<void> {
@@ -39,17 +72,56 @@ async function firstAnswer(url: string, deadline: number): Promise<void> {
   throw new Error(`no answer from ${url}`);
 }
 
+/** Starts `node args...` and resolves once it prints its URL; its output is read only until then. */
 function spawnAndWait(args: string[]): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
   return new Promise((resolve, reject) => {
     let out = "";
-    child.stdout?.on("data", (c: Buffer) => {
+    const read = (c: Buffer): void => {
       out += c.toString();
       const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve({ child, url: m[1] as string });
-    });
+      if (m === null) return;
+      // From now on the output is drained unread: the bench spends no time on it.
+      child.stdout?.off("data", read);
+      child.stdout?.resume();
+      resolve({ child, url: m[1] as string });
+    };
+    child.stdout?.on("data", read);
     child.once("exit", (code) => reject(new Error(`${args.join(" ")} exited with ${code}: ${out}`)));
   });
+}
+
+/**
+ * Starts `plantstore serve ...` with its stdout to a file (as `> serve.log` does) and resolves with
+ * the URL it writes to its --ready-file; the folder of both goes when the process is stopped.
+ */
+async function spawnCli(
+  bin: string,
+  args: string[],
+): Promise<{ child: ChildProcess; url: string; log: string; dir: string }> {
+  const dir = mkdtempSync(join(tmpdir(), "plantstore-bench-target-"));
+  const log = join(dir, "serve.log");
+  const ready = join(dir, "ready");
+  const fd = openSync(log, "w");
+  const child = spawn(process.execPath, [bin, ...args, "--ready-file", ready], { stdio: ["ignore", fd, "inherit"] });
+  closeSync(fd); // the child has its own
+
+  const exited = new Promise<never>((_, reject) =>
+    child.once("exit", (code) =>
+      reject(new Error(`${args.join(" ")} exited with ${code}: ${readFileSync(log, "utf8")}`)),
+    ),
+  );
+  const url = await Promise.race([waitForFile(ready, Date.now() + 60_000), exited]);
+  return { child, url: url.trim(), log, dir };
+}
+
+/** The text of a file once it exists (polled every 5 ms). */
+export async function waitForFile(file: string, deadline: number): Promise<string> {
+  while (Date.now() < deadline) {
+    if (existsSync(file)) return readFileSync(file, "utf8");
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  throw new Error(`no ${file}`);
 }
 
 const stopChild = (child: ChildProcess) => (): Promise<void> =>
@@ -60,37 +132,63 @@ const stopChild = (child: ChildProcess) => (): Promise<void> =>
     setTimeout(() => child.kill("SIGKILL"), 5_000).unref();
   });
 
-/** Starts a target as its users start it, in its own process, and times it to its first answer. */
-export async function startTarget(name: TargetName): Promise<Target> {
+const BIN = join(KIT_ROOT, "dist", "src", "cli", "bin.js");
+const REQUEST_LINE = / \d+ \d+\.\dms$/;
+
+/** The command line of a `plantstore serve` target. */
+function serveArgs(t: TargetSpec): string[] {
+  const data = t.data === undefined ? [] : ["--data", t.data];
+  return [
+    "serve",
+    ...(t.kind === "engine" ? ["--spec", t.spec ?? DEFAULT_SPEC, ...data] : []),
+    ...["--port", "0", "--token", BENCH_TOKEN, "--max-plants", "100000000"],
+    ...(t.logging === true ? [] : ["--quiet"]),
+  ];
+}
+
+const noLog = (stop: () => Promise<void>) => async (): Promise<{ logLines: number }> => {
+  await stop();
+  return { logLines: 0 };
+};
+
+/**
+ * Starts a target as its users start it, in its own process, and times it to its first answer. A
+ * kind alone is that target with its defaults, named by its kind.
+ */
+export async function startTarget(target: TargetSpec | TargetKind): Promise<Target> {
+  const t = typeof target === "string" ? { label: target, kind: target } : target;
   const started = performance.now();
-  if (name === "prism") {
-    const prism = await startPrism({ port: 0 });
+  const label = t.label;
+  if (t.kind === "prism") {
+    const prism = await startPrism({ port: 0, ...(t.spec === undefined ? {} : { spec: t.spec }) });
     await firstAnswer(prism.url, Date.now() + 60_000);
-    return {
-      name,
-      url: prism.url,
-      pid: prism.child.pid as number,
-      startupMs: performance.now() - started,
-      stop: () => prism.stop(),
-    };
+    const pid = prism.child.pid as number;
+    return { label, url: prism.url, pid, startupMs: performance.now() - started, stop: noLog(prism.stop) };
   }
-  const args =
-    name === "reference"
-      ? [
-          join(KIT_ROOT, "dist", "src", "cli", "bin.js"),
-          "serve",
-          "--port",
-          "0",
-          "--quiet",
-          "--token",
-          BENCH_TOKEN,
-          "--max-plants",
-          "100000000",
-        ]
-      : [join(KIT_ROOT, "dist", "bench", "bare-server.js")];
-  const { child, url } = await spawnAndWait(args);
+  if (t.kind === "bare" || t.kind === "bare-store") {
+    const script = join(KIT_ROOT, "dist", "bench", `${t.kind}-server.js`);
+    const { child, url } = await spawnAndWait([script, ...(t.kind === "bare-store" && t.data ? [t.data] : [])]);
+    await firstAnswer(url, Date.now() + 30_000);
+    const pid = child.pid as number;
+    return { label, url, pid, startupMs: performance.now() - started, stop: noLog(stopChild(child)) };
+  }
+  const { child, url, log, dir } = await spawnCli(t.bin ?? BIN, serveArgs(t));
   await firstAnswer(url, Date.now() + 30_000);
-  return { name, url, pid: child.pid as number, startupMs: performance.now() - started, stop: stopChild(child) };
+  const stop = stopChild(child);
+  return {
+    label,
+    url,
+    pid: child.pid as number,
+    startupMs: performance.now() - started,
+    stop: async () => {
+      await stop();
+      const logLines = readFileSync(log, "utf8")
+        .split("\n")
+        .filter((l) => REQUEST_LINE.test(l)).length;
+      rmSync(dir, { recursive: true, force: true });
+      return { logLines };
+    },
+  };
 }
 
 /** `plantstore proxy` in its own process in front of `upstream`, as a CI job runs it. */

@@ -29,6 +29,31 @@ describe("plantstore serve", () => {
     expect(running.stdout()).toContain("stopped");
   });
 
+  it.each([
+    ["serve", []],
+    ["serve --spec", ["--spec", "spec/openapi.yaml"]],
+  ])("%s logs every request, one line each, all before SIGTERM's report", async (_, spec) => {
+    running = spawnCli(["serve", ...spec, "--port", "0"]);
+    const [, url] = await running.waitFor(/listening on (http:\/\/\S+)/);
+    const headers = { authorization: "Bearer plantstore-dev-token", "content-type": "application/json" };
+    // Many at once, so that several lines share a turn of the server's event loop and a write.
+    const statuses = await Promise.all(
+      Array.from({ length: 60 }, async (_, i) => {
+        const res = await fetch(`${url}/plants`, { method: "POST", headers, body: `{"id":${i},"name":"Fern"}` });
+        await res.arrayBuffer();
+        return res.status;
+      }),
+    );
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    running.child.kill("SIGTERM");
+    expect(await running.exited).toBe(0);
+    const lines = running.stdout().split("\n");
+    const logged = lines.filter((l) => /^\d{4}-\d\d-\d\dT[\d:.]+Z POST \/plants 200 \d+\.\dms$/.test(l));
+    expect(logged).toHaveLength(60);
+    const last = lines.lastIndexOf(logged.at(-1)!);
+    expect(lines.slice(last + 1).filter((l) => l !== "")).toEqual([`SIGTERM received: stopping ${url}`, "stopped"]);
+  });
+
   it("never prints a token the user passed, on the command line or in the environment", async () => {
     const secret = "s3cr3t-from-user-91d2";
     running = spawnCli(["serve", "--port", "0", "--token", secret]);

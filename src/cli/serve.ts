@@ -10,6 +10,7 @@ import { shellQuote } from "../shell.js";
 import { parseFlags } from "./args.js";
 import { helpText, READY_FILE_FLAG, type CommandFlags } from "./flags.js";
 import { onShutdown, type Io } from "./io.js";
+import { logBatch } from "./log-batch.js";
 import { readyFile } from "./ready.js";
 
 const server = "ReferenceServerConfig";
@@ -145,6 +146,8 @@ export async function serve(argv: string[], io: Io): Promise<number> {
   const restoring = values.save !== undefined && existsSync(values.save);
   // Listening for signals before the server: one sent during start-up stops it once it listens.
   const signalled = io.signal;
+  const logged = requestLog(io, values.quiet);
+  io = logged.io;
   const server = await startReferenceServer({
     host: values.host,
     port: values.port,
@@ -159,7 +162,7 @@ export async function serve(argv: string[], io: Io): Promise<number> {
     errorsOnDemand: values["errors-on-demand"],
     dataFile: values.data,
     saveFile: values.save,
-    log: values.quiet ? undefined : io.out,
+    log: logged.log,
   });
   const bearer = tokens.length === 0 ? DEV_TOKEN : "$PLANTSTORE_TOKEN";
   io.out(`Plant Store reference server listening on ${server.url}`);
@@ -176,6 +179,7 @@ export async function serve(argv: string[], io: Io): Promise<number> {
   if (values.admin) io.out(`Admin surface on: GET or DELETE ${server.url}/__admin/plants (same token)`);
   ready?.ready(server.url);
   await onShutdown(signalled, io, server.url, () => server.close());
+  logged.close();
   ready?.remove();
   return 0;
 }
@@ -188,6 +192,8 @@ async function serveSpec(spec: string, values: ServeValues, io: Io): Promise<num
   const contract = await loadContract(spec);
   const ready = readyFile(values["ready-file"]);
   const signalled = io.signal;
+  const logged = requestLog(io, values.quiet);
+  io = logged.io;
   const tokens = values.token ?? [];
   const restoring = values.save !== undefined && existsSync(values.save);
   const server = await startMockServer({
@@ -204,7 +210,7 @@ async function serveSpec(spec: string, values: ServeValues, io: Io): Promise<num
     saveFile: values.save,
     admin: values.admin,
     preferOnDemand: values["errors-on-demand"],
-    log: values.quiet ? undefined : io.out,
+    log: logged.log,
   });
   io.out(`Mock of ${contract.title} ${contract.version} (${spec}) listening on ${server.url}`);
   if (tokens.length === 0)
@@ -225,8 +231,28 @@ async function serveSpec(spec: string, values: ServeValues, io: Io): Promise<num
   if (values.admin) io.out(`Admin surface on: GET or DELETE ${server.url}/__admin/store (same token)`);
   ready?.ready(server.url);
   await onShutdown(signalled, io, server.url, () => server.close());
+  logged.close();
   ready?.remove();
   return 0;
+}
+
+/**
+ * The per-request log of serve, unless --quiet: lines written in batches (log-batch.ts), and an Io
+ * whose every other line writes the batch first, so the output keeps the order of events.
+ */
+function requestLog(io: Io, quiet: boolean): { io: Io; log: ((line: string) => void) | undefined; close(): void } {
+  if (quiet) return { io, log: undefined, close: () => undefined };
+  const batch = logBatch(io.out);
+  const out = (line: string): void => {
+    batch.flush();
+    io.out(line);
+  };
+  // Not a spread: io.signal is a getter, read here once as serve has already read it.
+  return {
+    io: { out, err: io.err, env: io.env, signal: io.signal, isTty: io.isTty },
+    log: batch.line,
+    close: batch.close,
+  };
 }
 
 /** A curl command that creates a plant; the token is printed only if it is the dev token or a variable. */

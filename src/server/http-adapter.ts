@@ -107,14 +107,24 @@ function answerWriter(options: HttpOptions, closing: () => boolean): Send {
       res.end(answer.body);
       if (options.log !== undefined) {
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        options.log(
-          `${new Date().toISOString()} ${req.method} ${requestPath(req.url ?? "")} ${answer.status} ${ms.toFixed(1)}ms`,
-        );
+        options.log(`${isoNow()} ${req.method} ${requestPath(req.url ?? "")} ${answer.status} ${ms.toFixed(1)}ms`);
       }
     };
     if (options.delayMs > 0) setTimeout(write, options.delayMs).unref();
     else write();
   };
+}
+
+let isoMs = 0;
+let iso = "";
+/** `new Date().toISOString()`, made once per millisecond: under load many log lines share one. */
+function isoNow(): string {
+  const now = Date.now();
+  if (now !== isoMs) {
+    isoMs = now;
+    iso = new Date(now).toISOString();
+  }
+  return iso;
 }
 
 /** Reads a request's body up to the limit (a larger one is refused with 413, unread) and answers with `handle`. */

@@ -1,0 +1,71 @@
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { pathToFileURL } from "node:url";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { KIT_ROOT } from "../paths.js";
+import { FLUSH_MS, logBatch } from "./log-batch.js";
+
+// A timer set after the batch's fires after it: waiting FLUSH_MS * 2 sees the batch written.
+const afterBatch = (): Promise<void> => sleep(FLUSH_MS * 2);
+
+describe("logBatch", () => {
+  it("writes the lines of a moment as one call, in order, each line as it was", async () => {
+    const calls: string[] = [];
+    const batch = logBatch((text) => calls.push(text));
+    batch.line("a 200 0.1ms");
+    batch.line("b 201 0.2ms");
+    batch.line("c 404 0.3ms");
+    expect(calls).toEqual([]);
+    await afterBatch();
+    expect(calls).toEqual(["a 200 0.1ms\nb 201 0.2ms\nc 404 0.3ms"]);
+    batch.line("d 200 0.1ms");
+    await afterBatch();
+    expect(calls).toEqual(["a 200 0.1ms\nb 201 0.2ms\nc 404 0.3ms", "d 200 0.1ms"]);
+    batch.close();
+  });
+
+  it("flush writes what is pending at once, and nothing when nothing is", async () => {
+    const calls: string[] = [];
+    const batch = logBatch((text) => calls.push(text));
+    batch.flush();
+    batch.line("a");
+    batch.flush();
+    expect(calls).toEqual(["a"]);
+    await afterBatch();
+    expect(calls).toEqual(["a"]);
+    batch.close();
+  });
+
+  it("never holds more than 256 lines, however busy the server", () => {
+    const calls: string[] = [];
+    const batch = logBatch((text) => calls.push(text));
+    for (let i = 0; i < 600; i++) batch.line(String(i));
+    expect(calls.map((c) => c.split("\n").length)).toEqual([256, 256]);
+    batch.close();
+    expect(calls.flatMap((c) => c.split("\n"))).toEqual(Array.from({ length: 600 }, (_, i) => String(i)));
+  });
+
+  it("watches the process's exit from its first line until it is closed", () => {
+    const before = process.listenerCount("exit");
+    const batch = logBatch(() => undefined);
+    expect(process.listenerCount("exit")).toBe(before);
+    batch.line("a");
+    batch.line("b");
+    expect(process.listenerCount("exit")).toBe(before + 1);
+    batch.close();
+    expect(process.listenerCount("exit")).toBe(before);
+  });
+
+  it("writes the lines still pending when the process exits before their batch is due", async () => {
+    const built = pathToFileURL(join(KIT_ROOT, "dist", "src", "cli", "log-batch.js")).href;
+    const script = `import { logBatch } from ${JSON.stringify(built)};
+const batch = logBatch((text) => process.stdout.write(text + "\\n"));
+batch.line("one");
+batch.line("two");
+process.exit(0);`;
+    const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", script]);
+    expect(stdout).toBe("one\ntwo\n");
+  });
+});
