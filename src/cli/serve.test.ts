@@ -251,6 +251,26 @@ describe("plantstore serve --spec with --data and --save", () => {
     expect(await running.exited).toBe(0);
   });
 
+  it("the reference server saves too: a create survives a restart, and the repeated id gets 409", async () => {
+    const save = join(tempDir("serve-ref-save-"), "plants.json");
+    const headers = { ...auth, "content-type": "application/json" };
+    const body = '{"id":9223372036854775807,"name":"Kept"}';
+    running = spawnCli(["serve", "--port", "0", "--quiet", "--admin", "--save", save]);
+    let [, url] = await running.waitFor(/listening on (http:\/\/\S+)/);
+    await running.waitFor(/Saving the store to .*plants\.json after every change/);
+    expect((await fetch(`${url}/plants`, { method: "POST", headers, body })).status).toBe(200);
+    running.child.kill("SIGTERM");
+    expect(await running.exited).toBe(0);
+    running = spawnCli(["serve", "--port", "0", "--quiet", "--admin", "--save", save]);
+    [, url] = await running.waitFor(/listening on (http:\/\/\S+)/);
+    await running.waitFor(/Started with 1 plants from .*plants\.json/);
+    const listed = await fetch(`${url}/__admin/plants`, { headers: auth });
+    expect(await listed.text()).toBe('{"count":1,"plants":[{"id":9223372036854775807,"name":"Kept"}]}');
+    expect((await fetch(`${url}/plants`, { method: "POST", headers, body })).status).toBe(409);
+    running.child.kill("SIGTERM");
+    expect(await running.exited).toBe(0);
+  });
+
   it("refuses seed data the contract refuses, naming the file, the path and the item", async () => {
     const dir = tempDir("serve-seed-");
     const data = join(dir, "seed.json");
