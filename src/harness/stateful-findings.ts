@@ -36,25 +36,14 @@ export function answered(step: DoneStep): string {
 export const rule = (c: StatefulContext, step: DoneStep): string =>
   `${c.specSource}#${step.observed.operation.pointer}`;
 
-export function stateful(
-  id: StatefulCheckId,
-  c: StatefulContext,
-  step: DoneStep,
-  message: string,
-  expected: string,
-): Finding {
-  return finding(id, "warning", message, expected, answered(step), rule(c, step), "stateful");
-}
+/** A finding of the level stateful, of the given severity, on the step that showed it. */
+const ofSeverity =
+  (severity: "warning" | "note") =>
+  (id: StatefulCheckId, c: StatefulContext, step: DoneStep, message: string, expected: string): Finding =>
+    finding(id, severity, message, expected, answered(step), rule(c, step), "stateful");
 
-export function note(
-  id: StatefulCheckId,
-  c: StatefulContext,
-  step: DoneStep,
-  message: string,
-  expected: string,
-): Finding {
-  return finding(id, "note", message, expected, answered(step), rule(c, step), "stateful");
-}
+export const stateful = ofSeverity("warning");
+export const note = ofSeverity("note");
 
 /**
  * A finding that rests on which property is the id: a note when the model guessed it (the guess may

@@ -391,9 +391,18 @@ function answerItemSchema(ctx: Ctx, resource: Resource): unknown {
   return undefined;
 }
 
+/** The properties of a resource's item in the create's answer: found once per resource, read on every write. */
+const itemPropertiesOf = new WeakMap<Resource, ReturnType<typeof propertiesOf>>();
+function itemProperties(ctx: Ctx, resource: Resource): ReturnType<typeof propertiesOf> {
+  let found = itemPropertiesOf.get(resource);
+  if (found === undefined)
+    itemPropertiesOf.set(resource, (found = propertiesOf(answerItemSchema(ctx, resource), ctx.answers.resolve)));
+  return found;
+}
+
 /** A new id the server gives: the n-th number, or a text its schema takes (a UUID, else `n`). */
 function serverId(ctx: Ctx, resource: Resource, n: bigint): unknown {
-  const schema = propertiesOf(answerItemSchema(ctx, resource), ctx.answers.resolve).properties.get(resource.id!.name);
+  const schema = itemProperties(ctx, resource).properties.get(resource.id!.name);
   const s = (followRefs(schema, ctx.answers.resolve) ?? {}) as Json;
   // The path parameter that names an item must take the id too (DigitalOcean's uuid firewall_id).
   const item = resource.operations.read ?? resource.operations.replace ?? resource.operations.delete;
@@ -408,7 +417,7 @@ function serverId(ctx: Ctx, resource: Resource, n: bigint): unknown {
 
 /** Fills the readOnly properties of the answer's item the request did not give: timestamps now, others plainly. */
 function fillServerOwned(ctx: Ctx, resource: Resource, item: Json): void {
-  const { properties, readOnly } = propertiesOf(answerItemSchema(ctx, resource), ctx.answers.resolve);
+  const { properties, readOnly } = itemProperties(ctx, resource);
   const now = new Date().toISOString();
   for (const name of readOnly) {
     if (name in item) continue;
@@ -454,7 +463,7 @@ function update(ctx: Ctx, call: Call, role: "replace" | "patch"): WireResponse {
   // The id and what the server owns stay as they were, whatever the request says.
   const id = call.resource.id;
   if (id !== undefined && id.name in old) item[id.name] = old[id.name];
-  const { readOnly } = propertiesOf(answerItemSchema(ctx, call.resource), ctx.answers.resolve);
+  const { readOnly } = itemProperties(ctx, call.resource);
   for (const name of readOnly) if (name in old) item[name] = old[name];
   ctx.store.replace(collectionOf(ctx, call), found.key, item);
   return documentedAnswer(ctx.answers, call.op, successStatus(call.op), placed(call.resource, item));
