@@ -29,8 +29,23 @@ export function followRefs(schema: unknown, resolve: Resolve): unknown {
   return undefined;
 }
 
+/**
+ * Found once per schema object and resolver: documents are not changed once loaded, and the mock
+ * reads the same schemas on every request.
+ */
+const found = new WeakMap<Resolve, WeakMap<object, ObjectProperties>>();
+
 /** The named properties of an object schema, through `$ref`s and `allOf`; empty for anything else. */
 export function propertiesOf(schema: unknown, resolve: Resolve): ObjectProperties {
+  if (typeof schema !== "object" || schema === null) return collectProperties(schema, resolve);
+  let bySchema = found.get(resolve);
+  if (bySchema === undefined) found.set(resolve, (bySchema = new WeakMap()));
+  let result = bySchema.get(schema);
+  if (result === undefined) bySchema.set(schema, (result = collectProperties(schema, resolve)));
+  return result;
+}
+
+function collectProperties(schema: unknown, resolve: Resolve): ObjectProperties {
   const properties = new Map<string, unknown>();
   const required = new Set<string>();
   const collect = (s: unknown, depth: number): void => {

@@ -4,7 +4,7 @@
 // status: Plant Store's `{error, message}`, RFC 9457 problem details, or any object schema.
 
 import type { CompiledOperation, CompiledResponse, Contract, MediaTypeEntry, Resolve } from "../contract/portable.js";
-import { checkResponse, followRefs, locateRef, propertiesOf } from "../contract/portable.js";
+import { checkResponse, followRefs, locateRef, propertiesOf, safeDecode } from "../contract/portable.js";
 import { ERROR_ANSWERS, errorAnswer, type ErrorAnswerCode, type WireResponse } from "./error-answers.js";
 import { ExactLiteral, plainValue, project, writeJson, type Fill } from "./engine-values.js";
 
@@ -16,12 +16,20 @@ export interface AnswerContext {
   readonly resolve: Resolve;
 }
 
+/**
+ * What the answers need of the contract. Every `$ref` is followed once: the document does not change
+ * once loaded, and the answers read the same schemas on every request.
+ */
 export function answerContext(contract: Contract): AnswerContext {
   const doc = contract.document;
-  return {
-    contract,
-    resolve: (ref) => (ref.startsWith("#") ? locateRef(doc, decodeURIComponent(ref.slice(1)))?.value : undefined),
+  const refs = new Map<string, unknown>();
+  const resolve: Resolve = (ref) => {
+    if (refs.has(ref)) return refs.get(ref);
+    const value = ref.startsWith("#") ? locateRef(doc, safeDecode(ref.slice(1)))?.value : undefined;
+    refs.set(ref, value);
+    return value;
   };
+  return { contract, resolve };
 }
 
 const encoder = new TextEncoder();
@@ -49,8 +57,17 @@ function entryOf(response: CompiledResponse | undefined): MediaTypeEntry | undef
   );
 }
 
+/** Each media type's own example, found once (the example of a name is sought each time). */
+const examples = new WeakMap<MediaTypeEntry, { value: unknown } | undefined>();
+
 /** The example a media type documents: `example`, else the first of `examples`, else the schema's. */
 function exampleOf(ctx: AnswerContext, entry: MediaTypeEntry, name?: string): { value: unknown } | undefined {
+  if (name !== undefined) return findExample(ctx, entry, name);
+  if (!examples.has(entry)) examples.set(entry, findExample(ctx, entry));
+  return examples.get(entry);
+}
+
+function findExample(ctx: AnswerContext, entry: MediaTypeEntry, name?: string): { value: unknown } | undefined {
   const media = (locateRef(ctx.contract.document, entry.pointer)?.value ?? {}) as Json;
   const named = name === undefined ? undefined : ((media.examples ?? {}) as Json)[name];
   if (named !== undefined) {
@@ -67,8 +84,16 @@ function exampleOf(ctx: AnswerContext, entry: MediaTypeEntry, name?: string): { 
   return undefined;
 }
 
-const schemaOf = (ctx: AnswerContext, entry: MediaTypeEntry): unknown =>
-  entry.hasSchema ? locateRef(ctx.contract.document, `${entry.pointer}/schema`)?.value : undefined;
+/** Each media type's schema, found once. */
+const schemas = new WeakMap<MediaTypeEntry, unknown>();
+function schemaOf(ctx: AnswerContext, entry: MediaTypeEntry): unknown {
+  if (!schemas.has(entry))
+    schemas.set(
+      entry,
+      entry.hasSchema ? locateRef(ctx.contract.document, `${entry.pointer}/schema`)?.value : undefined,
+    );
+  return schemas.get(entry);
+}
 
 /**
  * A value with the required properties it lacks filled, nested objects too: from the example at the
@@ -85,10 +110,23 @@ export function complete(value: unknown, schema: unknown, resolve: Resolve, exam
   return out;
 }
 
+/** Each response's required headers with their plain values, made once. */
+const headerValues = new WeakMap<CompiledResponse, Readonly<Record<string, string>>>();
+
 /** The documented headers of a response, each required one given a plain value by its schema. */
-function documentedHeaders(ctx: AnswerContext, response: CompiledResponse | undefined): Record<string, string> {
+function documentedHeaders(
+  ctx: AnswerContext,
+  response: CompiledResponse | undefined,
+): Readonly<Record<string, string>> {
+  if (response === undefined) return {};
+  let out = headerValues.get(response);
+  if (out === undefined) headerValues.set(response, (out = requiredHeaders(ctx, response)));
+  return out;
+}
+
+function requiredHeaders(ctx: AnswerContext, response: CompiledResponse): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, h] of response?.headers ?? []) {
+  for (const [name, h] of response.headers) {
     if (!h.required || name === "content-type") continue;
     const v = plainValue(h.schema, ctx.resolve);
     out[name] = typeof v === "string" ? v : writeJson(v);
@@ -132,7 +170,15 @@ export function documentedAnswer(
     headers: { ...base, "content-type": contentType },
     body: json ? writeJson(v) : typeof v === "string" ? v : writeJson(v),
   });
-  const accepts = (v: unknown): boolean => judged(op, write(v));
+  // The last answer judged, so the one sent is not written twice.
+  const last: { value?: unknown; answer?: WireResponse } = {};
+  const accepts = (v: unknown): boolean => {
+    last.value = v;
+    last.answer = write(v);
+    return judged(op, last.answer);
+  };
+  const written = (v: unknown): WireResponse =>
+    last.answer !== undefined && last.value === v ? last.answer : write(v);
   const example = exampleOf(ctx, entry, exampleName);
   const stored = value === undefined ? undefined : project(value, schema, ctx.resolve);
   if (stored !== undefined) {
@@ -143,7 +189,7 @@ export function documentedAnswer(
     ];
     for (const make of whole) {
       const v = make();
-      if (accepts(v)) return write(v);
+      if (accepts(v)) return written(v);
     }
   }
   // Else an answer the contract accepts (the example, else a plain value), with as much of the item
@@ -156,7 +202,8 @@ export function documentedAnswer(
     for (const [examples, fill] of PLAIN_MODES) bases.push(() => plainValue(shape, ctx.resolve, 0, examples, fill));
   for (const make of bases) {
     const base = make();
-    if (accepts(base)) return write(stored === undefined ? base : laidOver(base, stored, accepts, schema, ctx.resolve));
+    if (accepts(base))
+      return written(stored === undefined ? base : laidOver(base, stored, accepts, schema, ctx.resolve));
   }
   return unanswerable(op, status, `no value the schema at ${entry.pointer}/schema accepts could be made`);
 }
