@@ -180,7 +180,7 @@ export function checkResponse(operation: CompiledOperation, answer: ResponseMess
   if (answer.status === 204 || answer.status === 304)
     return { ok: true, response, entry: undefined, value: undefined, exact: NO_EXACT };
   const contentType = first(answer.headers["content-type"]);
-  const entry = matchMediaType(response.content, contentType)?.value;
+  const entry = responseMediaType(response, contentType);
   if (entry === undefined) {
     const documented = [...response.content.keys()].join(", ");
     const received = contentType ?? "missing";
@@ -191,6 +191,22 @@ export function checkResponse(operation: CompiledOperation, answer: ResponseMess
   if (reading === undefined) return { ok: true, response, entry, value: undefined, exact: NO_EXACT };
   if (reading === "text") return { ...checkTextBody(entry, contentType, answer.body), response };
   return { ...checkJsonBody(entry, answer.body), response };
+}
+
+/** Each response's media type by Content-Type value, found once: servers send few distinct ones. */
+const responseMediaTypes = new WeakMap<CompiledResponse, Map<string | undefined, MediaTypeEntry | null>>();
+
+function responseMediaType(response: CompiledResponse, contentType: string | undefined): MediaTypeEntry | undefined {
+  let byHeader = responseMediaTypes.get(response);
+  if (byHeader === undefined) responseMediaTypes.set(response, (byHeader = new Map()));
+  let entry = byHeader.get(contentType);
+  if (entry === undefined) {
+    entry = matchMediaType(response.content, contentType)?.value ?? null;
+    // Bounded: a proxy judges whatever Content-Type an upstream sends.
+    if (byHeader.size >= 64) byHeader.clear();
+    byHeader.set(contentType, entry);
+  }
+  return entry ?? undefined;
 }
 
 /**

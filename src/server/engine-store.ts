@@ -6,6 +6,8 @@ export type Collection = Map<string, unknown>;
 
 export class ResourceStore {
   readonly #collections = new Map<string, Collection>();
+  /** The key of each top collection (no parents), made once. */
+  readonly #topKeys = new Map<string, string>();
   #size = 0;
   #next = 0n;
   #version = 0;
@@ -27,7 +29,11 @@ export class ResourceStore {
 
   /** The collection of a resource under its parents' ids (`plants` of garden 7). */
   collection(resource: string, parents: readonly string[]): Collection {
-    const key = JSON.stringify([resource, ...parents]);
+    let key = parents.length === 0 ? this.#topKeys.get(resource) : undefined;
+    if (key === undefined) {
+      key = JSON.stringify([resource, ...parents]);
+      if (parents.length === 0) this.#topKeys.set(resource, key);
+    }
     let c = this.#collections.get(key);
     if (c === undefined) {
       c = new Map();

@@ -105,6 +105,68 @@ describe("the engine serving the multi-operation Plant Store", () => {
   });
 });
 
+describe("the engine's lists: filtered, then paged, in the order made", () => {
+  const Plant = {
+    type: "object",
+    required: ["id", "name"],
+    properties: { id: { type: "integer" }, name: { type: "string" }, tag: { type: "string" } },
+  };
+  const doc = {
+    openapi: "3.1.0",
+    info: { title: "lists", version: "1" },
+    paths: {
+      "/plants": {
+        get: {
+          operationId: "listPlants",
+          parameters: [
+            { name: "tag", in: "query", schema: { type: "string" } },
+            { name: "offset", in: "query", schema: { type: "integer", minimum: 0 } },
+            { name: "limit", in: "query", schema: { type: "integer", minimum: 0, default: 3 } },
+          ],
+          responses: {
+            "200": {
+              description: "a page",
+              content: { "application/json": { schema: { type: "array", items: Plant } } },
+            },
+          },
+        },
+        post: {
+          operationId: "createPlant",
+          requestBody: { required: true, content: { "application/json": { schema: Plant } } },
+          responses: { "201": { description: "made", content: { "application/json": { schema: Plant } } } },
+        },
+      },
+    },
+  };
+  it("skips the offset among the matching items only, stops at the limit, and takes the limit's default", async () => {
+    const { compileContract } = await import("../contract/index.js");
+    const lists = createEngine(compileContract(doc, "lists.yaml"), {
+      credentials: { tokens: [TOKEN], basic: [] },
+      cors: { origins: [] },
+      maxItems: 100,
+    });
+    const send = (method: string, url: string, body = "") =>
+      lists.handle({
+        method,
+        url,
+        headers: { "content-type": "application/json" },
+        body: new TextEncoder().encode(body),
+      });
+    for (let id = 1; id <= 30; id++)
+      expect(
+        send("POST", "/plants", JSON.stringify({ id, name: `p${id}`, tag: id % 3 === 0 ? "palm" : "fern" })).status,
+      ).toBe(201);
+    const ids = (url: string): number[] => (JSON.parse(send("GET", url).body) as { id: number }[]).map((p) => p.id);
+    expect(ids("/plants?tag=palm&offset=2&limit=4")).toEqual([9, 12, 15, 18]);
+    expect(ids("/plants?tag=palm&offset=8&limit=4")).toEqual([27, 30]);
+    expect(ids("/plants?offset=28&limit=10")).toEqual([29, 30]);
+    expect(ids("/plants")).toEqual([1, 2, 3]);
+    expect(ids("/plants?limit=0")).toEqual([]);
+    expect(ids("/plants?tag=cactus&limit=10")).toEqual([]);
+    expect(ids("/plants?tag=palm,fern&offset=1&limit=2")).toEqual([2, 3]);
+  });
+});
+
 describe("the engine's Location and envelopes", () => {
   const Item = {
     type: "object",

@@ -95,7 +95,8 @@ interface Call {
   readonly accepted: AcceptedRequest;
   /** Path parameter values, percent-decoded. */
   readonly path: Readonly<Record<string, string>>;
-  readonly query: URLSearchParams;
+  /** The query string, without `?` (a list reads it; URLSearchParams parses it there). */
+  readonly query: string;
   readonly contentType: string | undefined;
   /** The request's path as received, and its Host header: a Location names the new item absolutely. */
   readonly requestPath: string;
@@ -235,7 +236,7 @@ function route(
     resource: role.resource,
     accepted,
     path: decodedPath(op, path),
-    query: new URLSearchParams(query),
+    query,
     contentType: first(request.headers["content-type"]),
     requestPath: requestedPath,
     host: first(request.headers.host),
@@ -418,11 +419,11 @@ function serverId(ctx: Ctx, resource: Resource, n: bigint): unknown {
 /** Fills the readOnly properties of the answer's item the request did not give: timestamps now, others plainly. */
 function fillServerOwned(ctx: Ctx, resource: Resource, item: Json): void {
   const { properties, readOnly } = itemProperties(ctx, resource);
-  const now = new Date().toISOString();
+  let now: string | undefined;
   for (const name of readOnly) {
     if (name in item) continue;
     const s = (followRefs(properties.get(name), ctx.answers.resolve) ?? {}) as Json;
-    item[name] = s.format === "date-time" ? now : plainValue(s, ctx.answers.resolve);
+    item[name] = s.format === "date-time" ? (now ??= new Date().toISOString()) : plainValue(s, ctx.answers.resolve);
   }
 }
 
@@ -476,16 +477,20 @@ function remove(ctx: Ctx, call: Call): WireResponse {
   return documentedAnswer(ctx.answers, call.op, roleStatus(call.op, "delete"), placed(call.resource, found.item));
 }
 
-/** A list: the collection's items in the order made, filtered, then paged as the request asks. */
+/**
+ * A list: the collection's items in the order made, filtered, then paged as the request asks. The
+ * collection is walked, not copied: a page of 20 of a million items reads as far as its last item.
+ */
 function list(ctx: Ctx, call: Call): WireResponse {
   const shape = call.resource.list!;
-  let items = [...collectionOf(ctx, call).values()] as Json[];
+  const query = new URLSearchParams(call.query);
+  const filters: [string, string[]][] = [];
   for (const [parameter, property] of shape.filters) {
-    const wanted = call.query.getAll(parameter).flatMap((v) => v.split(","));
-    if (wanted.length > 0) items = items.filter((i) => wanted.includes(keyOf(i[property]) ?? "\u0000"));
+    const wanted = query.getAll(parameter).flatMap((v) => v.split(","));
+    if (wanted.length > 0) filters.push([property, wanted]);
   }
   const number = (name: string | undefined): number | undefined => {
-    const text = name === undefined ? null : call.query.get(name);
+    const text = name === undefined ? null : query.get(name);
     return text === null || !/^\d+$/.test(text) ? undefined : Number(text);
   };
   const limitDefault = call.op.parameters.find((p) => p.name === shape.paging.limit)?.schema as Json | undefined;
@@ -494,7 +499,15 @@ function list(ctx: Ctx, call: Call): WireResponse {
   let start = number(shape.paging.offset) ?? number(shape.paging.cursor) ?? 0;
   const page = number(shape.paging.page);
   if (page !== undefined && limit !== undefined) start = Math.max(0, page - 1) * limit;
-  items = items.slice(start, limit === undefined ? undefined : start + limit);
+  const items: Json[] = [];
+  let skipped = 0;
+  for (const value of collectionOf(ctx, call).values()) {
+    if (limit !== undefined && items.length >= limit) break;
+    const item = value as Json;
+    if (!filters.every(([property, wanted]) => wanted.includes(keyOf(item[property]) ?? "\u0000"))) continue;
+    if (skipped < start) skipped++;
+    else items.push(item);
+  }
   const value =
     shape.itemsAt === "" ? items : { [shape.itemsAt.slice(1).replace(/~1/g, "/").replace(/~0/g, "~")]: items };
   return documentedAnswer(ctx.answers, call.op, successStatus(call.op), value);

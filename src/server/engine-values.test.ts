@@ -1,0 +1,31 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { parseJsonExact } from "../contract/portable.js";
+import { exactTree, ExactLiteral, writeJson } from "./engine-values.js";
+
+describe("writeJson, the text of every answer the mock engine sends", () => {
+  it("writes any JSON value as JSON.stringify does", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        expect(writeJson(value)).toBe(JSON.stringify(value));
+      }),
+      { numRuns: 500, seed: 7 },
+    );
+  });
+
+  it("leaves out undefined properties, writes undefined items as null, as JSON.stringify does", () => {
+    const value = { a: undefined, b: [1, undefined, "x"], c: { d: undefined } };
+    expect(writeJson(value)).toBe(JSON.stringify(value));
+  });
+
+  it("writes exact numbers as they were sent: integers beyond 2^53 and a decimal a double would make an integer", () => {
+    const text = '{"id":9007199254740993,"big":-9223372036854775808,"price":1.00000000000000001,"n":[1,2.5]}';
+    const parsed = parseJsonExact(text);
+    if (!parsed.ok) throw new Error(parsed.message);
+    const tree = exactTree(parsed.value, parsed.exact);
+    expect(writeJson(tree)).toBe(text);
+    expect(writeJson({ id: 12345678901234567890n, p: new ExactLiteral("1e400") })).toBe(
+      '{"id":12345678901234567890,"p":1e400}',
+    );
+  });
+});
