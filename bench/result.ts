@@ -43,10 +43,10 @@ export function settings(smoke: boolean) {
   if (smoke)
     return {
       ...common,
-      warmupSeconds: 1,
-      roundSeconds: 1,
+      warmupSeconds: 0.25,
+      roundSeconds: 0.5,
       rounds: 1,
-      logging: { rate: 200, seconds: 1, rounds: 1 },
+      logging: { rate: 200, seconds: 0.5, rounds: 1 },
       seeded: 100,
       startupRuns: 1,
       memoryCounts: [10_000, 20_000],
