@@ -1,6 +1,8 @@
+import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
+import { KIT_ROOT } from "../src/paths.js";
 import { tempDir } from "../test/temp-dir.js";
 import { runBench } from "./run.js";
 
@@ -120,3 +122,17 @@ it("npm run bench -- --smoke --only proxy measures direct, the bare pass-through
   expect(lines.some((l) => l.startsWith("One request at a time: direct p50"))).toBe(true);
   expect(JSON.parse(readFileSync(out, "utf8")).proxy.sequential.proxied.p99Ms).toBe(p.sequential.proxied.p99Ms);
 }, 120_000);
+
+it("node dist/bench/engine-calls.js times the engine's creates and reads in process, and refuses a bad mode", () => {
+  const script = join(KIT_ROOT, "dist", "bench", "engine-calls.js");
+  for (const mode of ["creates", "reads"]) {
+    const line = JSON.parse(execFileSync(process.execPath, [script, mode, "200"], { encoding: "utf8" })) as {
+      mode: string;
+      calls: number;
+      bestMicrosecondsPerCall: number;
+    };
+    expect([line.mode, line.calls]).toEqual([mode, 200]);
+    expect(line.bestMicrosecondsPerCall).toBeGreaterThan(0);
+  }
+  expect(() => execFileSync(process.execPath, [script, "deletes"], { stdio: "pipe" })).toThrow(/creates or reads/);
+}, 60_000);
