@@ -76,8 +76,12 @@ async function once(args: readonly string[]): Promise<{ wall: number; cpu: numbe
   }
 }
 
-/** Times each case `runs` times, round robin, after one untimed round. */
-export async function benchServeStartup(runs: number, log: (line: string) => void): Promise<StartupResult> {
+/** Times each case `runs` times, round robin, after one untimed round (none with `warmUp` false: --smoke). */
+export async function benchServeStartup(
+  runs: number,
+  log: (line: string) => void,
+  warmUp = true,
+): Promise<StartupResult> {
   const { loadContract } = await import("../src/contract/index.js");
   const dir = mkdtempSync(join(tmpdir(), "plantstore-bench-spec-"));
   try {
@@ -104,7 +108,7 @@ export async function benchServeStartup(runs: number, log: (line: string) => voi
       },
       { name: "serve --spec twilio-api-v2010.json (corpus)", operations: await count(TWILIO), args: serve(TWILIO) },
     ];
-    for (const c of cases) await once(c.args);
+    if (warmUp) for (const c of cases) await once(c.args);
     const times = cases.map(() => [] as { wall: number; cpu: number }[]);
     for (let r = 0; r < runs; r++)
       for (const [i, c] of cases.entries()) {
