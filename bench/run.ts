@@ -170,7 +170,10 @@ async function reads(s: Settings, log: (line: string) => void): Promise<NonNulla
   }
 }
 
-/** The reference server's store, then the engine's on the Plant Store and on the multi-operation document. */
+/**
+ * The reference server's store (the engine with the Plant Store spec), then the engine's on the
+ * multi-operation document.
+ */
 async function memory(counts: readonly number[]): Promise<MemoryResult[]> {
   const script = join(KIT_ROOT, "dist", "bench", "memory.js");
   // The reference server is the engine with spec/openapi.yaml: measured once, as `serve` starts it.
