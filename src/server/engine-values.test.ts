@@ -18,7 +18,7 @@ describe("writeJson, the text of every answer the mock engine sends", () => {
     expect(writeJson(value)).toBe(JSON.stringify(value));
   });
 
-  it("writes exact numbers as they were sent: integers beyond 2^53 and a decimal a double would make an integer", () => {
+  it("writes exact numbers as sent: integers beyond 2^53, a decimal a double would make an integer", () => {
     const text = '{"id":9007199254740993,"big":-9223372036854775808,"price":1.00000000000000001,"n":[1,2.5]}';
     const parsed = parseJsonExact(text);
     if (!parsed.ok) throw new Error(parsed.message);
