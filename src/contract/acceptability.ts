@@ -14,7 +14,7 @@ import { parseCookie, parseHeader, parsePath, parseQuery, splitQuery, type Query
 import type { ParsedParameter } from "./parameter-read.js";
 import { styleOfCompiled, type ParameterStyle } from "./parameter-style.js";
 import { NO_EXACT, parseJsonExact, type ExactNumbers } from "./exact-json.js";
-import { matchMediaType, parseMediaType } from "./media-type.js";
+import { mediaTypeLookup, parseMediaType } from "./media-type.js";
 import { describeViolation, type Violation } from "./violations.js";
 
 /** Header fields by lower-case name; of a repeated field the first value counts, as node:http keeps it. */
@@ -193,20 +193,13 @@ export function checkResponse(operation: CompiledOperation, answer: ResponseMess
   return { ...checkJsonBody(entry, answer.body), response };
 }
 
-/** Each response's media type by Content-Type value, found once: servers send few distinct ones. */
-const responseMediaTypes = new WeakMap<CompiledResponse, Map<string | undefined, MediaTypeEntry | null>>();
+/** Each response's media type by Content-Type value, matched once per value (media-type.ts). */
+const responseMediaTypes = new WeakMap<CompiledResponse, (header: string | undefined) => MediaTypeEntry | undefined>();
 
 function responseMediaType(response: CompiledResponse, contentType: string | undefined): MediaTypeEntry | undefined {
-  let byHeader = responseMediaTypes.get(response);
-  if (byHeader === undefined) responseMediaTypes.set(response, (byHeader = new Map()));
-  let entry = byHeader.get(contentType);
-  if (entry === undefined) {
-    entry = matchMediaType(response.content, contentType)?.value ?? null;
-    // Bounded: a proxy judges whatever Content-Type an upstream sends.
-    if (byHeader.size >= 64) byHeader.clear();
-    byHeader.set(contentType, entry);
-  }
-  return entry ?? undefined;
+  let lookup = responseMediaTypes.get(response);
+  if (lookup === undefined) responseMediaTypes.set(response, (lookup = mediaTypeLookup(response.content)));
+  return lookup(contentType);
 }
 
 /**

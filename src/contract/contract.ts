@@ -9,7 +9,7 @@ import { analyseNumber } from "./exact-json.js";
 import { escapePointer, resolvePointer, safeDecode } from "./json-pointer.js";
 import { shapeOfSchema, type ValueShape } from "./parameter-shape.js";
 import type { ParameterLocation, ParameterStyle } from "./parameter-style.js";
-import { matchMediaType } from "./media-type.js";
+import { mediaTypeLookup } from "./media-type.js";
 import { createRouter, type Route } from "./routing.js";
 import { propertiesOf } from "./schema-properties.js";
 import { fromAjvErrors, type Violation } from "./violations.js";
@@ -353,7 +353,7 @@ function compileOperation(
   }
   const { security, pointerOfSecurity } = compileSecurity(c, schemes, o, pointer);
   const { regex, names } = compilePathTemplate(pathTemplate);
-  const mediaTypeCache = new Map<string, MediaTypeEntry | null>();
+  const requestLookup = requestBody === undefined ? undefined : mediaTypeLookup(requestBody.content);
   return Object.freeze({
     operationId,
     method,
@@ -383,16 +383,7 @@ function compileOperation(
       return responses.get(String(status)) ?? responses.get(`${String(status)[0]}XX`) ?? responses.get("DEFAULT");
     },
     requestMediaType(contentType: string | undefined) {
-      if (requestBody === undefined || contentType === undefined)
-        return requestBody === undefined ? undefined : matchMediaType(requestBody.content, contentType)?.value;
-      // Clients send few distinct Content-Type values; each is parsed once (the cache is bounded).
-      let hit = mediaTypeCache.get(contentType);
-      if (hit === undefined) {
-        hit = matchMediaType(requestBody.content, contentType)?.value ?? null;
-        if (mediaTypeCache.size >= 64) mediaTypeCache.clear();
-        mediaTypeCache.set(contentType, hit);
-      }
-      return hit ?? undefined;
+      return requestLookup?.(contentType);
     },
   });
 }

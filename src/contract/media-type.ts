@@ -65,3 +65,20 @@ export function matchMediaType<T>(
   }
   return undefined;
 }
+
+/**
+ * matchMediaType over one set of keys, each Content-Type value matched once: clients and servers
+ * send few distinct ones. Bounded, as a proxy judges whatever an upstream sends.
+ */
+export function mediaTypeLookup<T>(keys: ReadonlyMap<string, T>): (header: string | undefined) => T | undefined {
+  const found = new Map<string | undefined, T | null>();
+  return (header) => {
+    let hit = found.get(header);
+    if (hit === undefined) {
+      hit = matchMediaType(keys, header)?.value ?? null;
+      if (found.size >= 64) found.clear();
+      found.set(header, hit);
+    }
+    return hit ?? undefined;
+  };
+}

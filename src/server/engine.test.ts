@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadContract, type Contract } from "../contract/index.js";
+import { compileContract, loadContract, type Contract } from "../contract/index.js";
 import { runConformance } from "../harness/run.js";
 import { KIT_ROOT } from "../paths.js";
 import { createEngine, type Engine } from "./engine.js";
@@ -34,6 +34,22 @@ const call = async (method: string, path: string, body?: unknown, headers: Recor
   });
   return { status: res.status, type: res.headers.get("content-type"), text: await res.text(), headers: res.headers };
 };
+
+/** The engine of a document in process (no socket): a request in, its answer out. */
+function inProcess(doc: Record<string, unknown>, maxItems: number, headers: Record<string, string> = {}) {
+  const engine = createEngine(compileContract(doc, "inline.yaml"), {
+    credentials: { tokens: [TOKEN], basic: [] },
+    cors: { origins: [] },
+    maxItems,
+  });
+  return (method: string, url: string, body = "") =>
+    engine.handle({
+      method,
+      url,
+      headers: { ...headers, "content-type": "application/json" },
+      body: new TextEncoder().encode(body),
+    });
+}
 
 describe("the engine serving the multi-operation Plant Store", () => {
   it("says how it serves each operation", () => {
@@ -139,19 +155,7 @@ describe("the engine's lists: filtered, then paged, in the order made", () => {
     },
   };
   it("skips the offset among the matching items only, stops at the limit, and takes the limit's default", async () => {
-    const { compileContract } = await import("../contract/index.js");
-    const lists = createEngine(compileContract(doc, "lists.yaml"), {
-      credentials: { tokens: [TOKEN], basic: [] },
-      cors: { origins: [] },
-      maxItems: 100,
-    });
-    const send = (method: string, url: string, body = "") =>
-      lists.handle({
-        method,
-        url,
-        headers: { "content-type": "application/json" },
-        body: new TextEncoder().encode(body),
-      });
+    const send = inProcess(doc, 100);
     for (let id = 1; id <= 30; id++)
       expect(
         send("POST", "/plants", JSON.stringify({ id, name: `p${id}`, tag: id % 3 === 0 ? "palm" : "fern" })).status,
@@ -209,19 +213,7 @@ describe("the engine's Location and envelopes", () => {
     },
   };
   it("makes the id and the timestamps the server owns, answers 201 with an absolute Location, and reads it back in its envelope", async () => {
-    const { compileContract } = await import("../contract/index.js");
-    const thing = createEngine(compileContract(doc, "things.yaml"), {
-      credentials: { tokens: [TOKEN], basic: [] },
-      cors: { origins: [] },
-      maxItems: 10,
-    });
-    const send = (method: string, url: string, body = "") =>
-      thing.handle({
-        method,
-        url,
-        headers: { host: "mock.test:4010", "content-type": "application/json" },
-        body: new TextEncoder().encode(body),
-      });
+    const send = inProcess(doc, 10, { host: "mock.test:4010" });
     const made = send("POST", "/api/v1/things", '{"name":"Fern"}');
     expect(made.status).toBe(201);
     const { data } = JSON.parse(made.body) as { data: { id: string; name: string; created: string } };
@@ -236,7 +228,6 @@ describe("the engine's Location and envelopes", () => {
 
 describe("a document whose answers cannot be made", () => {
   it("says so in how it serves the operation, and answers 500 PS_MOCK_UNANSWERABLE naming the operation and the schema", async () => {
-    const { compileContract } = await import("../contract/index.js");
     const impossible = {
       type: "object",
       required: ["code"],
@@ -276,7 +267,6 @@ describe("a document whose answers cannot be made", () => {
 
 describe("a name the request and the answer shape differently", () => {
   it("answers with the stored item's id and values, the differing one from the example", async () => {
-    const { compileContract } = await import("../contract/index.js");
     const region = { type: "object", required: ["slug"], properties: { slug: { type: "string" } } };
     const Out = {
       type: "object",
