@@ -8,8 +8,8 @@ import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import fc from "fast-check";
 import { loadContract, type CompiledOperation, type Contract } from "../src/contract/index.js";
-import { generatable, negativeRequests, positiveRequests } from "../src/harness/generate-request.js";
-import { negativesPossible } from "../src/harness/generate-request.js";
+import { generatable, negativeRequests, positiveRequests } from "../src/harness/generate/requests.js";
+import { negativesPossible } from "../src/harness/generate/requests.js";
 import { CORPUS } from "../test/corpus.js";
 
 const { values, positionals } = parseArgs({

@@ -3,8 +3,8 @@ import type { AddressInfo } from "node:net";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { checkRequest, compileContract, type Contract } from "../src/contract/index.js";
-import { encodeBody } from "../src/harness/generate-encoding.js";
-import { positiveBodies } from "../src/harness/generate.js";
+import { encodeBody } from "../src/harness/generate/encoding.js";
+import { positiveBodies } from "../src/harness/generate/bodies.js";
 import { runConformance } from "../src/harness/run.js";
 
 // Operations whose bodies are forms, not JSON: urlencoded and multipart, each read field by field as

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { KIT_ERRORS } from "../src/errors.js";
 import { CHECKS } from "../src/harness/checks.js";
-import { STATEFUL_CHECKS } from "../src/harness/stateful-checks.js";
+import { STATEFUL_CHECKS } from "../src/harness/stateful/checks.js";
 import { LEVEL_SUMMARIES, LEVELS } from "../src/harness/levels.js";
 import { KIT_ROOT } from "../src/paths.js";
 import { ERROR_ANSWERS } from "../src/server/error-answers.js";

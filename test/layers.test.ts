@@ -32,15 +32,50 @@ const FLOORS: readonly Floor[] = [
   { name: "the proxy", places: ["src/proxy/"] },
   { name: "the roof", places: ["src/cli/", "src/index.ts"] },
 ];
+/**
+ * The harness's own floors, lowest first, under the same rules: its wings are folders over the case
+ * runner and its vocabulary, the stateful phase over the generator, the run over both, and the run
+ * imports neither the reports nor the certificate.
+ */
+const HARNESS_FLOORS: readonly Floor[] = [
+  { name: "the case runner and its vocabulary", places: ["src/harness/*"], open: true },
+  { name: "the fixtures", places: ["src/harness/fixtures/"] },
+  { name: "the generator", places: ["src/harness/generate/"] },
+  { name: "the stateful phase", places: ["src/harness/stateful/"] },
+  {
+    name: "the run",
+    places: ["src/harness/run.ts", "src/harness/selection.ts", "src/harness/preflight.ts"],
+    open: true,
+  },
+  { name: "the reports and the certificate", places: ["src/harness/reporters/", "src/harness/certificate/"] },
+  { name: "the harness's public face", places: ["src/harness/index.ts"] },
+];
+/** The harness's wings: a file outside one imports it only through its face, `index.ts`. */
+const WINGS = ["fixtures", "generate", "stateful", "certificate", "reporters"].map((w) => `src/harness/${w}/`);
 /** Same-floor imports across folders that are one thing: the fetch handler's browser entry is the server's. */
 const SAME_FLOOR_ALLOWED: readonly (readonly [string, string])[] = [["src/handler/", "src/server/"]];
 
-/** The floor and place of a file, or undefined for a file on no floor (bench/). */
+/**
+ * The floor and place of a file, or undefined for a file on no floor (bench/). A place is a file, a
+ * folder (`dir/`, with its subfolders) or a folder's own files (`dir/*`); the most specific wins.
+ */
 function placeOf(file: string, floors: readonly Floor[]): { floor: number; place: string } | undefined {
+  let best: { floor: number; place: string; weight: number } | undefined;
   for (const [floor, f] of floors.entries())
-    for (const place of f.places)
-      if (file === place || (place.endsWith("/") && file.startsWith(place))) return { floor, place };
-  return undefined;
+    for (const place of f.places) {
+      const own =
+        place.endsWith("/*") && file.startsWith(place.slice(0, -1)) && !file.slice(place.length - 1).includes("/");
+      const weight =
+        file === place
+          ? Infinity
+          : place.endsWith("/") && file.startsWith(place)
+            ? place.length
+            : own
+              ? place.length
+              : -1;
+      if (weight >= 0 && (best === undefined || weight > best.weight)) best = { floor, place, weight };
+    }
+  return best && { floor: best.floor, place: best.place };
 }
 
 /** Relative module specifiers of a source text: imports, `import type`, re-exports and `import()`. */
@@ -155,6 +190,25 @@ function layerViolations(graph: Graph, floors: readonly Floor[]): string[] {
   });
 }
 
+/** Every import into a wing from outside it that passes by its face (bench/ measures the inside, so it may). */
+function faceViolations(graph: Graph): string[] {
+  return [...graph].flatMap(([file, imports]) =>
+    file.startsWith("bench/")
+      ? []
+      : imports.flatMap((target) => {
+          const wing = WINGS.find((w) => target.startsWith(w));
+          if (wing === undefined || file.startsWith(wing) || target === `${wing}index.ts`) return [];
+          return [`${file} imports ${target}: outside ${wing}, import its index.ts`];
+        }),
+  );
+}
+
+/** The harness's part of the graph: its files and their imports of each other. */
+function harnessGraph(graph: Graph): Graph {
+  const inside = (file: string): boolean => file.startsWith("src/harness/");
+  return new Map([...graph].filter(([file]) => inside(file)).map(([file, to]) => [file, to.filter(inside)]));
+}
+
 describe("the extraction of imports", () => {
   it.each([
     ['import { a } from "./a.js";', ["./a.js"]],
@@ -207,6 +261,33 @@ describe("the checks on a graph", () => {
   ])("%s importing %s breaks a floor: %s", (from, to, breaks) => {
     expect(layerViolations(graph({ [from]: [to] }), FLOORS)).toHaveLength(breaks ? 1 : 0);
   });
+
+  it.each([
+    ["src/harness/checks.ts", "src/harness/stateful/checks.ts", true],
+    ["src/harness/generate/phase.ts", "src/harness/stateful/phase.ts", true],
+    ["src/harness/generate/phase.ts", "src/harness/selection.ts", true],
+    ["src/harness/run.ts", "src/harness/reporters/index.ts", true],
+    ["src/harness/run.ts", "src/harness/certificate/index.ts", true],
+    ["src/harness/certificate/certificate.ts", "src/harness/reporters/index.ts", true],
+    ["src/harness/fixtures/load.ts", "src/harness/generate/index.ts", true],
+    ["src/harness/stateful/phase.ts", "src/harness/generate/index.ts", false],
+    ["src/harness/stateful/phase.ts", "src/harness/case-runner.ts", false],
+    ["src/harness/run.ts", "src/harness/selection.ts", false],
+    ["src/harness/case-runner.ts", "src/harness/checks.ts", false],
+    ["src/harness/index.ts", "src/harness/reporters/index.ts", false],
+  ])("inside the harness, %s importing %s breaks a floor: %s", (from, to, breaks) => {
+    expect(layerViolations(graph({ [from]: [to] }), HARNESS_FLOORS)).toHaveLength(breaks ? 1 : 0);
+  });
+
+  it.each([
+    ["src/harness/run.ts", "src/harness/stateful/phase.ts", true],
+    ["src/cli/conformance.ts", "src/harness/reporters/junit.ts", true],
+    ["src/harness/run.ts", "src/harness/stateful/index.ts", false],
+    ["src/harness/stateful/phase.ts", "src/harness/stateful/plan.ts", false],
+    ["bench/corpus-generation.ts", "src/harness/generate/requests.ts", false],
+  ])("%s importing %s passes by a face: %s", (from, to, breaks) => {
+    expect(faceViolations(graph({ [from]: [to] }))).toHaveLength(breaks ? 1 : 0);
+  });
 });
 
 describe("the kit's own imports", () => {
@@ -218,7 +299,7 @@ describe("the kit's own imports", () => {
     // A dynamic import, a multi-line import and an `import type`: the graph would be blind without them.
     expect(graph.get("src/cli/main.ts")).toContain("src/cli/conformance.ts");
     expect(graph.get("src/cli/conformance.ts")).toContain("src/harness/index.ts");
-    expect(graph.get("src/harness/generated-run.ts")).toContain("src/harness/results.ts");
+    expect(graph.get("src/harness/generate/phase.ts")).toContain("src/harness/results.ts");
   });
 
   it("form no cycle", () => {
@@ -227,5 +308,10 @@ describe("the kit's own imports", () => {
 
   it("point down the floors: the roof over the proxy, the proxy over the halves, the halves over the contract", () => {
     expect(layerViolations(graph, FLOORS)).toEqual([]);
+  });
+
+  it("inside the harness, point down its floors, and reach each wing through its face", () => {
+    expect(layerViolations(harnessGraph(graph), HARNESS_FLOORS)).toEqual([]);
+    expect(faceViolations(graph)).toEqual([]);
   });
 });

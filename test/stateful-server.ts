@@ -16,7 +16,7 @@ import {
   type Contract,
   type RequestMessage,
 } from "../src/contract/index.js";
-import type { StatefulCheckId } from "../src/harness/stateful-ids.js";
+import type { StatefulCheckId } from "../src/harness/stateful-check-ids.js";
 import { KIT_ROOT } from "../src/paths.js";
 import { TOKEN } from "./helpers.js";
 

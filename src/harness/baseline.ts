@@ -5,7 +5,7 @@ import { KIT_ROOT } from "../paths.js";
 import { escapeRegExp } from "../regexp.js";
 import { CHECK_IDS } from "./checks.js";
 import type { Redactor } from "./redact.js";
-import { writeFileAtomic } from "./reporters/files.js";
+import { writeFileAtomic } from "./write-file.js";
 import type { CaseResult } from "./results.js";
 
 /**

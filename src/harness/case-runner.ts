@@ -3,20 +3,14 @@ import type { TimeoutBreaker } from "./breaker.js";
 import { judge, preview, type CheckId, type Finding } from "./checks.js";
 import { curlSecrets, type CurlSecret } from "./credentials.js";
 import { curlFor } from "./curl.js";
-import {
-  prepareRequest,
-  stepOperation,
-  type EarlierExchange,
-  type Fixture,
-  type PreparedRequest,
-  type Secrets,
-} from "./fixtures.js";
+import { prepareRequest } from "./prepare-request.js";
+import { stepOperation, type EarlierExchange, type Fixture, type PreparedRequest, type Secrets } from "./case-types.js";
 import type { Random } from "./fresh.js";
 import { joinUrl, type ExchangeResult, type HttpClient } from "./http-client.js";
 import { maskRequestTarget, type Redactor } from "./redact.js";
 import type { CaseResult, ReportedFinding, StepResult } from "./results.js";
 import { caseOutcome } from "./outcome.js";
-import { checkPrepared } from "./fixture-honesty.js";
+import { checkPrepared } from "./request-honesty.js";
 import type { Classify } from "./verdict.js";
 
 /** Answers that say "no room now" (RFC 6585 section 4, RFC 9110 section 15.6.4, RFC 4918 section 11.5). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { kitContract } from "../../test/helpers.js";
 import { judge, type CheckContext } from "./checks.js";
-import type { Expectation } from "./fixtures.js";
+import type { Expectation } from "./case-types.js";
 
 const contract = await kitContract();
 const operation = contract.operation("createPlant")!;

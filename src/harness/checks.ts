@@ -1,9 +1,9 @@
 import type { CheckedResponse, CompiledOperation, Violation } from "../contract/index.js";
 import { checkResponse, checkResponseHeaders, describeViolation } from "../contract/index.js";
-import type { Expectation } from "./fixtures.js";
+import type { Expectation } from "./case-types.js";
 import type { ExchangeResult } from "./http-client.js";
 import type { Level } from "./levels.js";
-import { STATEFUL_CHECK_IDS } from "./stateful-ids.js";
+import { STATEFUL_CHECK_IDS } from "./stateful-check-ids.js";
 
 /**
  * How a finding counts: a failure breaks the contract; a warning breaks a rule beyond it (its level),

@@ -21,7 +21,8 @@ import {
   type CredentialKind,
   type RunCredentials,
 } from "./credentials.js";
-import { prepareRequest, type Fixture } from "./fixtures.js";
+import { prepareRequest } from "./prepare-request.js";
+import type { Fixture } from "./case-types.js";
 import { Random } from "./fresh.js";
 import { consoleReporter } from "./reporters/console.js";
 import { jsonReport } from "./reporters/json.js";

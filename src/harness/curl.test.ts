@@ -3,7 +3,7 @@ import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { escapeRegExp } from "../regexp.js";
 import { curlFor, maskCommand } from "./curl.js";
-import type { PreparedRequest } from "./fixtures.js";
+import type { PreparedRequest } from "./case-types.js";
 import { createRedactor } from "./redact.js";
 
 /** The words the shell hands to curl, with curl replaced by a function that prints them. */

@@ -1,7 +1,7 @@
 import { escapeRegExp } from "../regexp.js";
 import { shellQuote } from "../shell.js";
 import type { CurlSecret } from "./credentials.js";
-import type { PreparedRequest } from "./fixtures.js";
+import type { PreparedRequest } from "./case-types.js";
 import { joinUrl } from "./http-client.js";
 import { occurrence, WHOLE_TOKEN_BELOW } from "./redact.js";
 

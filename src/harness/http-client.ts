@@ -5,7 +5,7 @@ import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import type { Readable } from "node:stream";
 import { Agent, buildConnector, request } from "undici";
 import { KitError } from "../errors.js";
-import type { PreparedRequest } from "./fixtures.js";
+import type { PreparedRequest } from "./case-types.js";
 
 export interface ClientOptions {
   /** Time allowed for one whole exchange, connect to last body byte. */

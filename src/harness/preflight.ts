@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import type { CompiledOperation, Contract } from "../contract/index.js";
 import { KitError } from "../errors.js";
-import type { Fixture } from "./fixtures.js";
+import type { Fixture } from "./case-types.js";
 import { freshValue, Random } from "./fresh.js";
-import { minimalRequest, requestFixture } from "./generate-request.js";
+import { minimalRequest, requestFixture } from "./generate/index.js";
 import type { CaseResult, PreflightProbe } from "./results.js";
 
 /** At most this many operations are probed: enough to tell a wrong base path from one missing operation. */

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { kitContract } from "../../test/helpers.js";
 import { tempDir } from "../../test/temp-dir.js";
-import { loadFixture } from "./fixtures.js";
+import { loadFixture } from "./fixtures/load.js";
 import { Random } from "./fresh.js";
 import { prepareRequest } from "./prepare-request.js";
 

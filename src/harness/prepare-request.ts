@@ -1,4 +1,4 @@
-// Preparing a fixture step's request: the values a fixture computes (fixture-values.ts), the body and
+// Preparing a fixture step's request: the values a fixture computes (step-values.ts), the body and
 // its default Content-Type, headers, query, the operation's parameters written by their style,
 // credentials and the path, into a request ready to send but for the target's base URL.
 import type { CompiledOperation } from "../contract/index.js";
@@ -21,8 +21,8 @@ import {
   type FixtureStep,
   type PreparedRequest,
   type Secrets,
-} from "./fixture-types.js";
-import { NothingThere, substituteValues, valueFrom, type ValueSources } from "./fixture-values.js";
+} from "./case-types.js";
+import { NothingThere, substituteValues, valueFrom, type ValueSources } from "./step-values.js";
 
 /**
  * Resolves one step's request: fresh values (kept per case in `fresh`, so steps share them), values

@@ -1,6 +1,6 @@
 import type { ContractNote } from "../contract/index.js";
 import type { Finding } from "./checks.js";
-import type { Credentials } from "./fixtures.js";
+import type { Credentials } from "./case-types.js";
 import type { LevelVerdict } from "./levels.js";
 import type { ExitCode, Outcome } from "./outcome.js";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { KitError } from "../errors.js";
 import type { CheckId } from "./checks.js";
-import type { Fixture } from "./fixtures.js";
+import type { Fixture } from "./case-types.js";
 import { selectCases, selectFixtures } from "./selection.js";
 
 // Selection looks at fixture ids only.

@@ -2,11 +2,12 @@ import type { CompiledOperation, Contract } from "../contract/index.js";
 import { KitError } from "../errors.js";
 import { DEFAULT_FIXTURES } from "../paths.js";
 import { CHECK_IDS, type CheckId } from "./checks.js";
-import { loadFixtures, type Fixture } from "./fixtures.js";
-import { generatable, negativesPossible } from "./generate-request.js";
+import { loadFixtures } from "./fixtures/index.js";
+import type { Fixture } from "./case-types.js";
+import { generatable, generatedCasesOf, type GeneratedCase } from "./generate/index.js";
 import type { RunOptions } from "./options.js";
-import { linkChains, type LinkChain } from "./stateful-links.js";
-import { statefulTargets, type StatefulTarget } from "./stateful-plan.js";
+import { linkChains, type LinkChain } from "./stateful/index.js";
+import { statefulTargets, type StatefulTarget } from "./stateful/index.js";
 import { escapeRegExp } from "../regexp.js";
 
 /** Which fixtures and checks run: --only and --skip applied. */
@@ -14,28 +15,6 @@ export interface Selection {
   readonly fixtures: readonly Fixture[];
   /** The checks to run, or undefined for every check. */
   readonly checkFilter: ((id: CheckId) => boolean) | undefined;
-}
-
-/** What a generated case does: positive requests, negative ones, or the credentials of an operation. */
-export type GeneratedKind = "positive" | "negative" | "auth";
-
-/** One generated case a run will report, known before anything is sent. */
-export interface GeneratedCase {
-  readonly id: string;
-  readonly operation: CompiledOperation;
-  readonly kind: GeneratedKind;
-}
-
-/** The id of a generated case, as reports, baselines and --only/--skip name it. */
-export const generatedCaseId = (kind: GeneratedKind, op: CompiledOperation): string =>
-  `generated-${kind}-${op.operationId}`;
-
-/** The cases --generate makes for an operation: a positive one, a negative one where a rule can be broken, an auth one where credentials are required. */
-export function generatedCasesOf(op: CompiledOperation, doc?: unknown): GeneratedCase[] {
-  const kinds: GeneratedKind[] = ["positive"];
-  if (negativesPossible(op, doc)) kinds.push("negative");
-  if (op.authRequired) kinds.push("auth");
-  return kinds.map((kind) => ({ id: generatedCaseId(kind, op), operation: op, kind }));
 }
 
 /** Everything a run will do, decided before anything is sent. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Finding, Severity } from "./checks.js";
-import type { Credentials } from "./fixtures.js";
+import type { Credentials } from "./case-types.js";
 import type { CaseResult, Coverage, ReportedFinding, StepResult } from "./results.js";
 import { LEVELS, levelsToRun, type Level } from "./levels.js";
 import { caseOutcome } from "./outcome.js";

@@ -1,7 +1,7 @@
 import type { CompiledOperation, Contract, RouteResult } from "../contract/index.js";
 import { checkParameters, checkRequest, describeViolation, escapePointer } from "../contract/index.js";
 import { finding, judge, preview, type CheckId, type Finding } from "../harness/checks.js";
-import type { Expectation } from "../harness/fixtures.js";
+import type { Expectation } from "../harness/case-types.js";
 import type { ClientCheckId, ProxyNoteId } from "./types.js";
 
 /** A finding before the proxy has said which side it blames and whether it counts. */

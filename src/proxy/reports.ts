@@ -1,9 +1,10 @@
-import { visible } from "../harness/reporters/console.js";
+import { visible } from "../harness/reporters/index.js";
 import { verdictLine, type Verdict } from "../harness/outcome.js";
-import { jsonDocument } from "../harness/reporters/json.js";
-import { junitXml, type JUnitCase } from "../harness/reporters/junit.js";
+import { jsonDocument } from "../harness/reporters/index.js";
+import { junitXml, type JUnitCase } from "../harness/reporters/index.js";
 import type { ExchangeRecord, ProxyEvent, ProxyFinding, ProxySummary } from "./types.js";
-import { writeFileAtomic, type ReportFile, type Reporter } from "../harness/reporters/files.js";
+import type { ReportFile, Reporter } from "../harness/reporters/index.js";
+import { writeFileAtomic } from "../harness/write-file.js";
 
 /** The JSON report: the summary and every exchange with its findings. */
 export function proxyJsonReport(summary: ProxySummary, exchanges: readonly ExchangeRecord[]): string {

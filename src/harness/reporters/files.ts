@@ -1,7 +1,8 @@
-import { accessSync, constants, renameSync, writeFileSync } from "node:fs";
+import { accessSync, constants } from "node:fs";
 import { dirname } from "node:path";
 import { KitError } from "../../errors.js";
 import type { CaseResult, RunEvent, RunSummary } from "../results.js";
+import { writeFileAtomic } from "../write-file.js";
 import { htmlErrorReport, htmlReport } from "./html.js";
 import { jsonErrorReport, jsonReport } from "./json.js";
 import { junitErrorReport, junitReport } from "./junit.js";
@@ -42,17 +43,6 @@ export type ReportFormatName = keyof typeof REPORT_FORMATS;
 export interface ReportFile<F extends string = ReportFormatName> {
   readonly format: F;
   readonly file: string;
-}
-
-/** Writes a whole file or nothing: a temporary file renamed into place. */
-export function writeFileAtomic(file: string, text: string): void {
-  const tmp = `${file}.${process.pid}.tmp`;
-  try {
-    writeFileSync(tmp, text);
-    renameSync(tmp, file);
-  } catch (error) {
-    throw new KitError("PS_REPORT_UNWRITABLE", `${file}: ${(error as Error).message}`);
-  }
 }
 
 /** Checks that each file's folder exists and is writable; run first, so a typo cannot cost a run's results. */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { kitContract } from "../../../test/helpers.js";
-import { buildCertificate } from "../certificate.js";
-import { describeContract } from "../certificate-inputs.js";
-import { certificateLines } from "../certificate-lines.js";
+import { buildCertificate } from "../certificate/certificate.js";
+import { describeContract } from "../certificate/inputs.js";
+import { certificateLines } from "../certificate/lines.js";
 import type { CaseResult, RunSummary } from "../results.js";
 import { summarize } from "../verdict.js";
 import { sequenceLines, summaryLines } from "./console.js";
