@@ -48,6 +48,15 @@ export interface StepResult {
   readonly curl: string | undefined;
 }
 
+/**
+ * Where the run's time limit (--max-time) cut a case, as a value (Schemathesis's `StopReason`): before
+ * anything of it was sent, or while it ran. A case so cut is an error whose `error` says so in words.
+ */
+export type TimeLimitStop = "before-case" | "during-case";
+
+/** The error of a case the time limit left before it was sent. */
+export const NOT_RUN_ERROR = "not run: the run stopped at its time limit (--max-time) before this case";
+
 export interface CaseResult {
   readonly fixture: string;
   readonly description: string;
@@ -57,6 +66,8 @@ export interface CaseResult {
   readonly steps: readonly StepResult[];
   /** Why the case is an error (the harness could not judge it), when it is one. */
   readonly error: string | undefined;
+  /** Where the time limit cut the case, when it did (its error says so in words). */
+  readonly timeLimit?: TimeLimitStop;
   readonly durationMs: number;
   /** The answers of every exchange the case stands for (a generated case judges many), for the coverage. */
   readonly answers?: readonly {

@@ -188,7 +188,7 @@ async function runGeneratedCases(
     results.push(result);
     caseFinished(result, results.length - 1);
   }
-  const notRun = all.filter((r) => r.error?.startsWith("not run:") === true).length;
+  const notRun = all.filter((r) => r.timeLimit === "before-case").length;
   const stopped =
     generated.stopped || stateful.stopped
       ? `stopped at the time limit (--max-time ${maxTimeMs / 1000} s) after ${plan.total - notRun} of ${plan.total} cases; ` +

@@ -20,7 +20,7 @@ import {
 } from "./requests.js";
 import type { GeneratorOptions } from "./bodies.js";
 import type { GenerateOptions } from "../options.js";
-import type { CaseResult, StepResult } from "../results.js";
+import { NOT_RUN_ERROR, type CaseResult, type StepResult } from "../results.js";
 import type { GeneratedCase } from "./cases.js";
 
 /**
@@ -144,10 +144,9 @@ function operationSetup(ctx: Ctx, op: CompiledOperation): Setup {
   };
 }
 
-const NOT_RUN = "not run: the run stopped at its time limit (--max-time) before this case";
-
 function notRunResult(c: GeneratedCase): CaseResult {
-  return errorResult(c, `${c.kind} requests for ${c.operation.operationId}`, NOT_RUN);
+  const description = `${c.kind} requests for ${c.operation.operationId}`;
+  return { ...errorResult(c, description, NOT_RUN_ERROR), timeLimit: "before-case" };
 }
 
 function errorResult(c: GeneratedCase, description: string, error: string): CaseResult {
@@ -393,7 +392,7 @@ function searchResult(
   if (harnessError !== undefined) return { ...harnessError, fixture: c.id, description: summary };
   if (search.interrupted) {
     const error = `stopped at the time limit (--max-time) after judging ${judged} of ${ctx.options.count} requests`;
-    return { ...base, description: summary, outcome: "error", steps: [], error };
+    return { ...base, description: summary, outcome: "error", steps: [], error, timeLimit: "during-case" };
   }
   if (judged === 0)
     return { ...base, description: summary, outcome: "error", steps: [], error: unbuilt(ctx, op, polarity) };

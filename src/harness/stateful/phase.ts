@@ -4,7 +4,7 @@
 // sequence is shrunk (shrink.ts) and reported as its shortest reproduction.
 import { randomBytes } from "node:crypto";
 import { Random } from "../fresh.js";
-import type { CaseResult, ReportedFinding, StepResult } from "../results.js";
+import { NOT_RUN_ERROR, type CaseResult, type ReportedFinding, type StepResult } from "../results.js";
 import { statefulFindings } from "./checks.js";
 import type { StatefulTarget } from "./plan.js";
 import { shrinkSequence, STATEFUL_BUDGET } from "./shrink.js";
@@ -109,9 +109,12 @@ function caseOf(
   started: number,
   shrinking?: { fromSteps: number; runs: number },
 ): CaseResult {
+  const timeLimit = run.error === undefined && run.stopped ? "during-case" : undefined;
   const error =
     run.error ??
-    (run.stopped ? "not judged: the run stopped at its time limit (--max-time) during this sequence" : undefined);
+    (timeLimit === undefined
+      ? undefined
+      : "not judged: the run stopped at its time limit (--max-time) during this sequence");
   const labels = run.state.done.map((d) => d.label);
   const what = `${target.resource.collectionPath}: ${labels.join(" -> ")}`;
   return sequenceCase({
@@ -129,6 +132,7 @@ function caseOf(
       notes: [...new Set(run.state.notes)],
     },
     error,
+    timeLimit,
     heard: runs.flatMap((r) => r.steps),
     durationMs: performance.now() - started,
   });
@@ -153,7 +157,7 @@ export async function runStatefulCases(
       continue;
     }
     const result = await c.run();
-    if (result.error?.includes("--max-time") === true) stopped = true;
+    if (result.timeLimit !== undefined) stopped = true;
     results.push(result);
   }
   return { results, stopped };
@@ -167,7 +171,8 @@ function notRun(fixture: string, operation: string): CaseResult {
     operation,
     outcome: "error",
     steps: [],
-    error: "not run: the run stopped at its time limit (--max-time) before this case",
+    error: NOT_RUN_ERROR,
+    timeLimit: "before-case",
     durationMs: 0,
   };
 }

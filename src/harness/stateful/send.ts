@@ -9,7 +9,7 @@ import { prepareRequest } from "../prepare-request.js";
 import type { Random } from "../fresh.js";
 import { requestFixture } from "../generate/index.js";
 import { caseOutcome } from "../outcome.js";
-import type { CaseResult, SequenceRecord, StepResult } from "../results.js";
+import type { CaseResult, SequenceRecord, StepResult, TimeLimitStop } from "../results.js";
 import type { StepRequest } from "./steps.js";
 
 /** What every sequence of a run shares. */
@@ -56,6 +56,8 @@ export interface SequenceReport {
   readonly labels: readonly string[];
   readonly record: Omit<SequenceRecord, "steps" | "reproduction">;
   readonly error: string | undefined;
+  /** Where the time limit cut the sequence, when it did. */
+  readonly timeLimit?: TimeLimitStop;
   /** Every step of every run the case made, for the coverage. */
   readonly heard: readonly StepResult[];
   readonly durationMs: number;
@@ -91,6 +93,7 @@ export function sequenceCase(report: SequenceReport): CaseResult {
     outcome: caseOutcome(report.error, findings),
     steps,
     error: report.error,
+    ...(report.timeLimit === undefined ? {} : { timeLimit: report.timeLimit }),
     durationMs: report.durationMs,
     answers: report.heard.flatMap((s) =>
       s.response === undefined
