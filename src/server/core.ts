@@ -21,6 +21,8 @@ export interface CoreOptions {
   readonly errorsOnDemand?: boolean;
   /** Called after every request that changed the store. */
   readonly onChange?: () => void;
+  /** Told of a failure of the engine's own, which answers 500 (engine.ts EngineOptions). */
+  readonly onFailure?: (error: unknown) => void;
 }
 
 /** The reference server as an engine: request in, answer out (`engine.handle`), its store on `engine.store`. */
@@ -32,5 +34,6 @@ export function createReferenceEngine(contract: Contract, options: CoreOptions):
     admin: options.admin === true,
     preferOnDemand: options.errorsOnDemand === true,
     ...(options.onChange === undefined ? {} : { onChange: options.onChange }),
+    ...(options.onFailure === undefined ? {} : { onFailure: options.onFailure }),
   });
 }

@@ -26,7 +26,7 @@ export function adminAnswer(
 ): WireResponse {
   if (denied !== undefined)
     return errorAnswer("PS_UNAUTHORIZED", "the admin surface needs the bearer token too", {
-      "www-authenticate": 'Bearer realm="plantstore"',
+      headers: { "www-authenticate": 'Bearer realm="plantstore"' },
     });
   const name = path.slice(ADMIN_PREFIX.length);
   const resource = name === "store" ? undefined : model.resources.find((r) => r.name === name);
@@ -46,7 +46,9 @@ export function adminAnswer(
     const removed = resource === undefined ? store.clear() : store.clearResource(resource.collectionPath);
     return json(JSON.stringify({ removed }));
   }
-  return errorAnswer("PS_METHOD_NOT_ALLOWED", `${method} ${path} (allowed: GET, DELETE)`, { allow: "GET, DELETE" });
+  return errorAnswer("PS_METHOD_NOT_ALLOWED", `${method} ${path} (allowed: GET, DELETE)`, {
+    headers: { allow: "GET, DELETE" },
+  });
 }
 
 /** An item with its id property first, where it has one. */

@@ -5,7 +5,13 @@
 
 import type { CompiledOperation, CompiledResponse, Contract, MediaTypeEntry, Resolve } from "../contract/portable.js";
 import { checkResponse, followRefs, locateRef, propertiesOf, safeDecode } from "../contract/portable.js";
-import { ERROR_ANSWERS, errorAnswer, type ErrorAnswerCode, type WireResponse } from "./error-answers.js";
+import {
+  ERROR_ANSWERS,
+  errorAnswer,
+  type ErrorAnswerCode,
+  type ErrorExtras,
+  type WireResponse,
+} from "./error-answers.js";
 import { ExactLiteral, plainValue, project, writeJson, type Fill } from "./engine-values.js";
 
 type Json = Record<string, unknown>;
@@ -138,16 +144,28 @@ function judged(op: CompiledOperation, answer: WireResponse): boolean {
   return checkResponse(op, { status: answer.status, headers: answer.headers, body: encoder.encode(answer.body) }).ok;
 }
 
-/** The answer the engine sends when it cannot make one its contract accepts. */
-function unanswerable(op: CompiledOperation, status: number, why: string): WireResponse {
-  return errorAnswer("PS_MOCK_UNANSWERABLE", `${op.operationId} ${status}: ${why}`);
+/**
+ * No answer its contract accepts can be made for an operation's status (its schema cannot be
+ * satisfied). Thrown by documentedAnswer, as Prism throws its generator's typed errors; the engine's
+ * `handle` answers it 500 PS_MOCK_UNANSWERABLE (engine.ts `answered`), the start-up report reads it.
+ */
+export class Unanswerable extends Error {
+  constructor(
+    readonly operationId: string,
+    readonly status: number,
+    readonly why: string,
+  ) {
+    super(`${operationId} ${status}: ${why}`);
+    this.name = "Unanswerable";
+  }
 }
 
 /**
  * A documented answer of an operation: `value` (a stored item, already placed where the answer keeps
  * it) projected onto the schema, what it lacks from the example, else plainly. Judged by the
  * contract; where the item cannot be whole, the example (the one named, if it is one), else a plain
- * value, with as much of the item laid over it as the contract accepts.
+ * value, with as much of the item laid over it as the contract accepts. Where nothing is accepted,
+ * throws Unanswerable.
  */
 export function documentedAnswer(
   ctx: AnswerContext,
@@ -205,7 +223,11 @@ export function documentedAnswer(
     if (accepts(base))
       return written(stored === undefined ? base : laidOver(base, stored, accepts, schema, ctx.resolve));
   }
-  return unanswerable(op, status, `no value the schema at ${entry.pointer}/schema accepts could be made`);
+  throw new Unanswerable(
+    op.operationId,
+    status,
+    `no value the schema at ${entry.pointer}/schema accepts could be made`,
+  );
 }
 
 /** Plain values tried in turn: with examples or without, then fuller (engine-values.ts Fill). */
@@ -236,16 +258,6 @@ const REASONS: Readonly<Record<number, string>> = {
 };
 
 /** What an error answer carries besides its code and detail. */
-export interface ErrorMore {
-  readonly headers?: Readonly<Record<string, string>>;
-  /** Properties after `code` (a refusal's violations), where the documented shape allows them. */
-  readonly extra?: Readonly<Record<string, unknown>>;
-  /** Replaces the table's status: 415 for a media type where the operation documents it. */
-  readonly status?: number;
-  /** Replaces the table's message: one that names the resource. */
-  readonly message?: string;
-}
-
 /**
  * The kit's error for a request the engine refuses (a code of the wire-error table and what exactly
  * was wrong), in the shape the operation documents for its status: each declared property that
@@ -259,14 +271,11 @@ export function errorFor(
   op: CompiledOperation | undefined,
   code: ErrorAnswerCode,
   detail?: string,
-  more: ErrorMore = {},
+  more: ErrorExtras = {},
 ): WireResponse {
-  const { headers = {}, extra = {}, status } = more;
-  const table = errorAnswer(code, detail, headers, extra, more.message);
-  const kit =
-    status === undefined
-      ? table
-      : { ...table, status, body: table.body.replace(/^\{"error":\d+/, `{"error":${status}`) };
+  const { headers = {}, extra = {} } = more;
+  // The kit's own error body, built with its status (never a table's body patched as text).
+  const kit = errorAnswer(code, detail, more);
   const response = op?.responseFor(kit.status);
   if (op === undefined || response === undefined) return kit;
   const entry = entryOf(response);

@@ -24,7 +24,14 @@ import { KitError } from "../errors.js";
 import { requestPath, type CoreRequest } from "./request.js";
 import { createBearerCheck, type AuthFailure } from "./auth.js";
 import { corsHeaders, preflightAnswer, type CorsPolicy } from "./cors.js";
-import { answerContext, documentedAnswer, errorFor, successStatus, type AnswerContext } from "./engine-answers.js";
+import {
+  answerContext,
+  documentedAnswer,
+  errorFor,
+  successStatus,
+  Unanswerable,
+  type AnswerContext,
+} from "./engine-answers.js";
 import { ADMIN_PREFIX, adminAnswer } from "./engine-admin.js";
 import { applyPatch } from "./engine-patch.js";
 import { seedItems } from "./engine-seed.js";
@@ -48,6 +55,11 @@ export interface EngineOptions {
   readonly preferOnDemand?: boolean;
   /** Serve GET and DELETE /__admin/store (list, empty); needs a bearer token of `credentials.tokens`. */
   readonly admin?: boolean;
+  /**
+   * Told of a failure of the engine's own (a bug, or an `onChange` that threw), which answers 500
+   * PS_INTERNAL; by default written to the console (the server writes it as a process warning).
+   */
+  readonly onFailure?: (error: unknown) => void;
 }
 
 /** How one operation is served, for the start-up report. */
@@ -111,17 +123,23 @@ export function createEngine(contract: Contract, options: EngineOptions): Engine
   const ctx: Ctx = { contract, model, store, answers: answerContext(contract), bases: basePaths(contract) };
   const credentialsOf = createCredentialCheck(options.credentials);
   const adminCheck = createBearerCheck(options.credentials.tokens);
-  const handle = (request: CoreRequest): WireResponse => {
+  const onFailure = options.onFailure ?? ((error) => console.error("plantstore: unexpected failure:", error));
+  const handle = (request: CoreRequest): WireResponse => answered(() => handleRequest(request), onFailure);
+  const handleRequest = (request: CoreRequest): WireResponse => {
     const path = requestPath(request.url);
     const preflight = preflightAnswer(contract, options.cors, request.method, path, request.headers);
     if (preflight !== undefined) return preflight;
     const cors = corsHeaders(options.cors, first(request.headers.origin));
     const before = store.version;
-    const answer =
-      options.admin === true && path.startsWith(ADMIN_PREFIX)
-        ? adminAnswer(model, store, adminCheck(first(request.headers.authorization)), request.method, path)
-        : route(ctx, credentialsOf, request, path, options.preferOnDemand === true);
-    if (store.version !== before) options.onChange?.();
+    // A failure here still gets the CORS headers, so a page can read its 500.
+    const answer = answered(() => {
+      const made =
+        options.admin === true && path.startsWith(ADMIN_PREFIX)
+          ? adminAnswer(model, store, adminCheck(first(request.headers.authorization)), request.method, path)
+          : route(ctx, credentialsOf, request, path, options.preferOnDemand === true);
+      if (store.version !== before) options.onChange?.();
+      return made;
+    }, onFailure);
     return cors === undefined ? answer : { ...answer, headers: { ...answer.headers, ...cors } };
   };
   // Made when first read (the start-up report): probing every answer compiles every validator.
@@ -134,8 +152,9 @@ export function createEngine(contract: Contract, options: EngineOptions): Engine
       return (served ??= contract.operations.map((operation) => servedAs(ctx, operation)));
     },
     seed: (text, source, limit = "--max-plants") => {
+      const headers = { "content-type": "application/json" };
       const create = (path: string, body: Uint8Array): WireResponse =>
-        route(ctx, TRUSTED, { method: "POST", url: path, headers: { "content-type": "application/json" }, body }, path);
+        answered(() => route(ctx, TRUSTED, { method: "POST", url: path, headers, body }, path), onFailure);
       return seedItems(contract, model, store, create, { text, source, limit });
     },
     snapshot: () => writeJson(store.snapshot()),
@@ -163,10 +182,29 @@ function servedAs(ctx: Ctx, operation: CompiledOperation): ServedOperation {
   const role = ctx.model.roleOf(operation);
   const how =
     role !== undefined ? `${role.role} ${role.resource.name}` : `examples only: ${ctx.model.whyOutside(operation)}`;
-  const probe = documentedAnswer(ctx.answers, operation, roleStatus(operation, role?.role), undefined);
-  if (probe.status !== 500 || !probe.body.includes('"PS_MOCK_UNANSWERABLE"')) return { operation, served: how };
-  const why = (JSON.parse(probe.body) as { message: string }).message.replace(/^.*?: [^ ]+ \d{3}: /, "");
-  return { operation, served: `${how}; cannot answer, answers 500 PS_MOCK_UNANSWERABLE: ${why}`, unanswerable: true };
+  try {
+    documentedAnswer(ctx.answers, operation, roleStatus(operation, role?.role), undefined);
+    return { operation, served: how };
+  } catch (error) {
+    if (!(error instanceof Unanswerable)) throw error;
+    const served = `${how}; cannot answer, answers 500 PS_MOCK_UNANSWERABLE: ${error.why}`;
+    return { operation, served, unanswerable: true };
+  }
+}
+
+/**
+ * The one place a failure becomes an answer (as hono's `dispatch`), inside the engine that every
+ * adapter wraps: an operation that cannot answer gets 500 PS_MOCK_UNANSWERABLE naming it and why;
+ * anything else is the engine's own failure, told to `onFailure` and answered 500 PS_INTERNAL.
+ */
+function answered(make: () => WireResponse, onFailure: (error: unknown) => void): WireResponse {
+  try {
+    return make();
+  } catch (error) {
+    if (error instanceof Unanswerable) return errorAnswer("PS_MOCK_UNANSWERABLE", error.message);
+    onFailure(error);
+    return errorAnswer("PS_INTERNAL");
+  }
 }
 
 /**
@@ -203,7 +241,7 @@ function route(
   if (found.kind === "not-found") return errorAnswer("PS_NOT_FOUND", `${request.method} ${path}`);
   if (found.kind === "method-not-allowed")
     return errorAnswer("PS_METHOD_NOT_ALLOWED", `${request.method} ${path} (allowed: ${found.allowed.join(", ")})`, {
-      allow: found.allowed.join(", "),
+      headers: { allow: found.allowed.join(", ") },
     });
   const op = found.operation;
   const q = request.url.indexOf("?");

@@ -34,18 +34,26 @@ export interface WireResponse {
   readonly body: string;
 }
 
-/**
- * Builds an error answer from the table; `detail` says what exactly was wrong (field and rule), and
- * `message` replaces the table's where the mock names the resource (`a plant with this id ...`).
- */
-export function errorAnswer(
-  code: ErrorAnswerCode,
-  detail?: string,
-  headers: Readonly<Record<string, string>> = {},
-  extra: Readonly<Record<string, unknown>> = {},
-  message: string = ERROR_ANSWERS[code].message,
-): WireResponse {
-  const { status } = ERROR_ANSWERS[code];
-  const body = { error: status, message: detail === undefined ? message : `${message}: ${detail}`, code, ...extra };
-  return { status, headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) };
+/** What an error answer may carry beyond its code and detail. */
+export interface ErrorExtras {
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Members after `code` (the violations of a refused body). */
+  readonly extra?: Readonly<Record<string, unknown>>;
+  /** Replaces the table's message, where the mock names the resource (`a plant with this id ...`). */
+  readonly message?: string;
+  /** Replaces the table's status (415 for a media type, a status asked for with Prefer). */
+  readonly status?: number;
+}
+
+/** Builds an error answer from the table; `detail` says what exactly was wrong (field and rule). */
+export function errorAnswer(code: ErrorAnswerCode, detail?: string, more: ErrorExtras = {}): WireResponse {
+  const status = more.status ?? ERROR_ANSWERS[code].status;
+  const message = more.message ?? ERROR_ANSWERS[code].message;
+  const body = {
+    error: status,
+    message: detail === undefined ? message : `${message}: ${detail}`,
+    code,
+    ...more.extra,
+  };
+  return { status, headers: { "content-type": "application/json", ...more.headers }, body: JSON.stringify(body) };
 }

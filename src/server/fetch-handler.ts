@@ -133,7 +133,7 @@ export function createMockHandler(options: MockHandlerOptions): MockHandler {
   return Object.assign(handle, { engine });
 }
 
-/** A core (request in, answer out) as a fetch handler: the body read within its limit, failures answered 500. */
+/** An engine's handle (request in, answer out, never a throw) as a fetch handler: the body read within its limit. */
 function fetchHandle(
   core: (request: CoreRequest) => WireResponse,
   maxBody: number,
@@ -141,18 +141,12 @@ function fetchHandle(
 ): (request: Request) => Promise<Response> {
   return async (request) => {
     const body = await readBody(request, maxBody);
-    let answer: WireResponse;
     // Not `instanceof Uint8Array`: the bytes may come from another realm (a frame, a worker's stream).
-    if ("status" in body) answer = body;
-    else {
-      try {
-        answer = core({ method: request.method, url: request.url, headers: headerRecord(request.headers), body });
-      } catch (error) {
-        // As the HTTP adapter does: the client gets the documented 500, the failure is reported.
-        console.error("plantstore: unexpected failure:", error);
-        answer = errorAnswer("PS_INTERNAL");
-      }
-    }
+    // The engine's handle answers its own failures (engine.ts `answered`): it never throws.
+    const answer =
+      "status" in body
+        ? body
+        : core({ method: request.method, url: request.url, headers: headerRecord(request.headers), body });
     if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
     return toResponse(answer, request.method);
   };

@@ -168,26 +168,37 @@ describe("the reference server over real HTTP", () => {
   });
 });
 
-describe("the adapter around a failing core", () => {
-  it("turns an exception of the core into a JSON 500, never a crash", async () => {
-    const { startHttpServer, DEFAULT_HTTP_OPTIONS } = await import("./index.js");
-    const warnings: string[] = [];
-    const onWarning = (w: Error) => warnings.push(w.message);
-    process.on("warning", onWarning);
-    const running = await startHttpServer(
-      () => {
+describe("the adapter around an engine that fails", () => {
+  it("sends the engine's own 500 PS_INTERNAL for a failure inside it, and the failure is told, never a crash", async () => {
+    const { startHttpServer, DEFAULT_HTTP_OPTIONS, createEngine } = await import("./index.js");
+    const { loadContract } = await import("../contract/index.js");
+    const { DEFAULT_SPEC } = await import("../paths.js");
+    const failures: unknown[] = [];
+    const engine = createEngine(await loadContract(DEFAULT_SPEC), {
+      credentials: { tokens: ["t0ken"], basic: [] },
+      cors: { origins: ["*"] },
+      maxItems: 10,
+      onChange: () => {
         throw new Error("a bug");
       },
-      { ...DEFAULT_HTTP_OPTIONS, port: 0 },
-    );
+      onFailure: (error) => failures.push(error),
+    });
+    const running = await startHttpServer(engine.handle, { ...DEFAULT_HTTP_OPTIONS, port: 0 });
     try {
-      const res = await fetch(`${running.url}/plants`, { method: "POST", body: "{}" });
+      const res = await fetch(`${running.url}/plants`, {
+        method: "POST",
+        headers: { authorization: "Bearer t0ken", "content-type": "application/json", origin: "https://app.test" },
+        body: JSON.stringify({ id: 1, name: "Fern" }),
+      });
       expect(res.status).toBe(500);
       expect(await res.json()).toMatchObject({ error: 500, code: "PS_INTERNAL" });
-      await new Promise((r) => setTimeout(r, 10));
-      expect(warnings.join()).toContain("a bug");
+      // A page can read the 500: the engine answered it, CORS headers and all.
+      expect(res.headers.get("access-control-allow-origin")).toBe("*");
+      expect(String(failures[0])).toContain("a bug");
+      // The server keeps answering.
+      const again = await fetch(`${running.url}/nowhere`);
+      expect(again.status).toBe(404);
     } finally {
-      process.off("warning", onWarning);
       await running.close(100);
     }
   });

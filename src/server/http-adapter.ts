@@ -37,7 +37,7 @@ export interface RunningServer {
   close(graceMs?: number): Promise<void>;
 }
 
-/** Serves `handle` over node:http. This adapter only moves bytes; all decisions are in the core. */
+/** Serves an engine's `handle` (which answers its own failures) over node:http. This adapter only moves bytes. */
 export async function startHttpServer(
   handle: (request: CoreRequest) => WireResponse,
   options: HttpOptions,
@@ -161,18 +161,13 @@ function requestListener(
     });
     req.on("end", () => {
       if (refused) return;
-      let answer: WireResponse;
-      try {
-        answer = handle({
-          method: req.method ?? "GET",
-          url: req.url ?? "/",
-          headers: req.headers,
-          body: Buffer.concat(chunks, size),
-        });
-      } catch (error) {
-        process.emitWarning(`plantstore: unexpected failure: ${error instanceof Error ? error.stack : String(error)}`);
-        answer = errorAnswer("PS_INTERNAL");
-      }
+      // The engine's handle answers its own failures (engine.ts `answered`): it never throws.
+      const answer = handle({
+        method: req.method ?? "GET",
+        url: req.url ?? "/",
+        headers: req.headers,
+        body: Buffer.concat(chunks, size),
+      });
       send(req, res, started, answer);
     });
     // A client that goes away mid-body gets no answer; nothing was stored for it.

@@ -52,6 +52,7 @@ export async function startReferenceServer(config: ReferenceServerConfig = {}): 
     admin: config.admin === true,
     errorsOnDemand: config.errorsOnDemand === true,
     onChange: () => save?.(),
+    onFailure: warn,
   });
   save = startStore(engine, config.dataFile, config.saveFile);
   const {
@@ -86,6 +87,11 @@ function startStore(
   const save = fileSaver(saveFile, () => engine.snapshot());
   save();
   return save;
+}
+
+/** A server's failures of its own (each answered 500) go where Node's operators look: a process warning. */
+function warn(error: unknown): void {
+  process.emitWarning(`plantstore: unexpected failure: ${error instanceof Error ? error.stack : String(error)}`);
 }
 
 function stripUndefined<T extends object>(o: T): Partial<T> {
@@ -127,6 +133,7 @@ export async function startMockServer(config: MockServerConfig): Promise<MockSer
     onChange: () => save?.(),
     admin: config.admin === true,
     preferOnDemand: config.preferOnDemand === true,
+    onFailure: warn,
   });
   save = startStore(engine, config.dataFile, config.saveFile);
   const {
