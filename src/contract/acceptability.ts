@@ -182,15 +182,26 @@ export function checkResponse(operation: CompiledOperation, answer: ResponseMess
   const contentType = first(answer.headers["content-type"]);
   const entry = responseMediaType(response, contentType);
   if (entry === undefined) {
-    const documented = [...response.content.keys()].join(", ");
-    const received = contentType ?? "missing";
-    const detail = `status ${answer.status} is documented with ${documented}, but the answer's Content-Type is ${received}`;
+    const detail = responseMediaTypeDetail(answer.status, response, contentType);
     return { ok: false, reason: "media-type", detail, response, contentType };
   }
   const reading = entry.hasSchema ? readingOf(entry, contentType) : undefined;
   if (reading === undefined) return { ok: true, response, entry, value: undefined, exact: NO_EXACT };
   if (reading === "text") return { ...checkTextBody(entry, contentType, answer.body), response };
   return { ...checkJsonBody(entry, answer.body), response };
+}
+
+/**
+ * Why an answer's media type is refused, in words; `received` as the caller may show it (masked, for
+ * the harness's evidence). One sentence for the contract's refusal and the check that reports it.
+ */
+export function responseMediaTypeDetail(
+  status: number,
+  response: CompiledResponse,
+  received: string | undefined,
+): string {
+  const documented = [...response.content.keys()].join(", ");
+  return `status ${status} is documented with ${documented}, but the answer's Content-Type is ${received ?? "missing"}`;
 }
 
 /** Each response's media type by Content-Type value, matched once per value (media-type.ts). */

@@ -22,6 +22,7 @@ export {
   checkRequestValue,
   checkResponse,
   checkResponseHeaders,
+  responseMediaTypeDetail,
 } from "./acceptability.js";
 export type {
   AcceptedRequest,

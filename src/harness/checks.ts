@@ -1,5 +1,5 @@
 import type { CheckedResponse, CompiledOperation, Violation } from "../contract/index.js";
-import { checkResponse, checkResponseHeaders, describeViolation } from "../contract/index.js";
+import { checkResponse, checkResponseHeaders, describeViolation, responseMediaTypeDetail } from "../contract/index.js";
 import type { Expectation } from "./case-types.js";
 import type { ExchangeResult } from "./http-client.js";
 import type { Level } from "./levels.js";
@@ -78,14 +78,11 @@ const statusOf = (ctx: CheckContext): number | undefined => (ctx.result.ok ? ctx
 const classOf = (status: number): number => Math.floor(status / 100);
 /** A finding as data; generic in its check id, so the proxy's own ids (client side, notes) use it too. */
 export const finding = <C extends string = CheckId>(
-  check: C,
-  severity: Severity,
-  message: string,
-  expected: string,
-  received: string,
-  rule: string,
-  level: Level = "contract",
-): Omit<Finding, "check"> & { readonly check: C } => ({ check, severity, level, message, expected, received, rule });
+  fields: Omit<Finding, "check" | "level"> & { readonly check: C; readonly level?: Level },
+): Omit<Finding, "check"> & { readonly check: C } => {
+  const { check, severity, level = "contract", message, expected, received, rule } = fields;
+  return { check, severity, level, message, expected, received, rule };
+};
 /** The level an expectation's rule belongs to: the fixture names one beyond the contract (expect.level). */
 const expectationLevel = (ctx: CheckContext): Level => ctx.expect.level ?? "contract";
 /** A rule of the contract is a failure; a rule of another level a warning, counted when that level runs. */
@@ -113,14 +110,14 @@ export const CHECKS: readonly Check[] = [
     run(ctx) {
       if (ctx.result.ok || ctx.result.failure.kind === "unreachable" || ctx.result.failure.kind === "tls") return [];
       return [
-        finding(
-          "response.received",
-          "failure",
-          `no usable answer: ${ctx.result.failure.kind}`,
-          "a complete HTTP/1.1 response",
-          ctx.result.failure.message,
-          "RFC 9112 (HTTP/1.1 message syntax)",
-        ),
+        finding({
+          check: "response.received",
+          severity: "failure",
+          message: `no usable answer: ${ctx.result.failure.kind}`,
+          expected: "a complete HTTP/1.1 response",
+          received: ctx.result.failure.message,
+          rule: "RFC 9112 (HTTP/1.1 message syntax)",
+        }),
       ];
     },
   },
@@ -131,14 +128,14 @@ export const CHECKS: readonly Check[] = [
       const s = statusOf(ctx);
       if (s === undefined || classOf(s) !== 5) return [];
       return [
-        finding(
-          "status.no-5xx",
-          "failure",
-          `server error ${s}`,
-          "no 5xx status",
-          received(ctx),
-          ref(ctx, `${ctx.operation.pointer}/responses`),
-        ),
+        finding({
+          check: "status.no-5xx",
+          severity: "failure",
+          message: `server error ${s}`,
+          expected: "no 5xx status",
+          received: received(ctx),
+          rule: ref(ctx, `${ctx.operation.pointer}/responses`),
+        }),
       ];
     },
   },
@@ -151,13 +148,19 @@ export const CHECKS: readonly Check[] = [
       const documented = [...answer.response.content.keys()].join(" or ");
       const received = answer.contentType === undefined ? "(no Content-Type)" : masked(ctx, answer.contentType);
       const rule = ref(ctx, `${answer.response.pointer}/content`);
-      // The contract's sentence ends with the Content-Type the target sent: that part is evidence.
-      const type = answer.contentType;
-      const detail =
-        type !== undefined && answer.detail.endsWith(type)
-          ? answer.detail.slice(0, answer.detail.length - type.length) + masked(ctx, type)
-          : masked(ctx, answer.detail);
-      return [finding("response.media-type", "failure", detail, documented, received, rule)];
+      // The contract's sentence, with the Content-Type the target sent masked: that part is evidence.
+      const type = answer.contentType === undefined ? undefined : masked(ctx, answer.contentType);
+      const detail = responseMediaTypeDetail(statusOf(ctx) ?? 0, answer.response, type);
+      return [
+        finding({
+          check: "response.media-type",
+          severity: "failure",
+          message: detail,
+          expected: documented,
+          received,
+          rule,
+        }),
+      ];
     },
   },
   {
@@ -168,7 +171,16 @@ export const CHECKS: readonly Check[] = [
       if (!ctx.result.ok || answer?.ok !== false || (answer.reason !== "utf-8" && answer.reason !== "json")) return [];
       const message = `the body is not JSON: ${answer.reason === "utf-8" ? "not UTF-8" : masked(ctx, answer.syntax)}`;
       const evidence = preview(ctx.result.response.body, 500, ctx.redact);
-      return [finding("response.json", "failure", message, "a JSON body", evidence, ref(ctx, answer.entry.pointer))];
+      return [
+        finding({
+          check: "response.json",
+          severity: "failure",
+          message,
+          expected: "a JSON body",
+          received: evidence,
+          rule: ref(ctx, answer.entry.pointer),
+        }),
+      ];
     },
   },
   {
@@ -183,7 +195,16 @@ export const CHECKS: readonly Check[] = [
       // A violation's location names the body's own keys (evidence); its message is the schema's rule.
       const message = (v: Violation): string =>
         `the ${status} body breaks its schema: ${describeViolation({ ...v, location: masked(ctx, v.location) })}`;
-      return answer.violations.map((v) => finding("response.schema", "failure", message(v), v.message, evidence, rule));
+      return answer.violations.map((v) =>
+        finding({
+          check: "response.schema",
+          severity: "failure",
+          message: message(v),
+          expected: v.message,
+          received: evidence,
+          rule,
+        }),
+      );
     },
   },
   {
@@ -205,28 +226,28 @@ export const CHECKS: readonly Check[] = [
       if (ok) return [];
       if (ctx.expect.missingOk === true && (s === 404 || s === 410)) {
         return [
-          finding(
-            "valid.accepted",
-            "note",
-            `got ${s}: the request names a resource the harness could not know exists, so that is an expected answer`,
-            success.join(" or ") || "2xx",
-            received(ctx),
-            ref(ctx, ctx.operation.pointer),
-          ),
+          finding({
+            check: "valid.accepted",
+            severity: "note",
+            message: `got ${s}: the request names a resource the harness could not know exists, so that is an expected answer`,
+            expected: success.join(" or ") || "2xx",
+            received: received(ctx),
+            rule: ref(ctx, ctx.operation.pointer),
+          }),
         ];
       }
       const from = ctx.expect.existingAnswerFrom;
       const repeated = from === undefined ? undefined : ctx.earlierStatuses[from];
       if (repeated !== undefined && classOf(repeated) === 4 && s === repeated) {
         return [
-          finding(
-            "valid.accepted",
-            "note",
-            `got ${s}, the target's answer to a repeated id: this fixed id already existed (from an earlier run), which the contract allows`,
-            success.join(" or ") || "2xx",
-            received(ctx),
-            ref(ctx, ctx.operation.pointer),
-          ),
+          finding({
+            check: "valid.accepted",
+            severity: "note",
+            message: `got ${s}, the target's answer to a repeated id: this fixed id already existed (from an earlier run), which the contract allows`,
+            expected: success.join(" or ") || "2xx",
+            received: received(ctx),
+            rule: ref(ctx, ctx.operation.pointer),
+          }),
         ];
       }
       const also =
@@ -242,16 +263,18 @@ export const CHECKS: readonly Check[] = [
         ? " (the contract shows no constraint here, so a refusal is allowed; the level accepts-all-valid counts it)"
         : "";
       return [
-        finding(
-          "valid.accepted",
+        finding({
+          check: "valid.accepted",
           severity,
-          `a valid request got ${s}${also}${why}`,
-          success.length === 0 ? "a 2xx status" : success.join(" or "),
-          received(ctx),
-          // The documented success where it really lives (a $ref'd response cites its target).
-          ref(ctx, ctx.operation.responses.get(success[0] ?? "")?.pointer ?? `${ctx.operation.pointer}/responses`),
+          message: `a valid request got ${s}${also}${why}`,
+          expected: success.length === 0 ? "a 2xx status" : success.join(" or "),
+          received: received(ctx),
+          rule: ref(
+            ctx,
+            ctx.operation.responses.get(success[0] ?? "")?.pointer ?? `${ctx.operation.pointer}/responses`,
+          ),
           level,
-        ),
+        }),
       ];
     },
   },
@@ -262,15 +285,15 @@ export const CHECKS: readonly Check[] = [
       const s = statusOf(ctx);
       if (ctx.expect.kind !== "invalid" || s === undefined || classOf(s) === 4 || classOf(s) === 5) return [];
       return [
-        finding(
-          "invalid.rejected",
-          expectationSeverity(ctx),
-          `a request the spec rejects got ${s}`,
-          "a 4xx status",
-          received(ctx),
-          ref(ctx, ctx.operation.requestBody?.pointer ?? ctx.operation.pointer),
-          expectationLevel(ctx),
-        ),
+        finding({
+          check: "invalid.rejected",
+          severity: expectationSeverity(ctx),
+          message: `a request the spec rejects got ${s}`,
+          expected: "a 4xx status",
+          received: received(ctx),
+          rule: ref(ctx, ctx.operation.requestBody?.pointer ?? ctx.operation.pointer),
+          level: expectationLevel(ctx),
+        }),
       ];
     },
   },
@@ -281,15 +304,15 @@ export const CHECKS: readonly Check[] = [
       const s = statusOf(ctx);
       if (ctx.expect.kind !== "unauthorised" || s === undefined || classOf(s) !== 2) return [];
       return [
-        finding(
-          "auth.rejected",
-          expectationSeverity(ctx),
-          `a request without valid credentials got ${s}`,
-          "not 2xx (nor 5xx)",
-          received(ctx),
-          ref(ctx, ctx.operation.pointerOfSecurity),
-          expectationLevel(ctx),
-        ),
+        finding({
+          check: "auth.rejected",
+          severity: expectationSeverity(ctx),
+          message: `a request without valid credentials got ${s}`,
+          expected: "not 2xx (nor 5xx)",
+          received: received(ctx),
+          rule: ref(ctx, ctx.operation.pointerOfSecurity),
+          level: expectationLevel(ctx),
+        }),
       ];
     },
   },
@@ -305,15 +328,15 @@ export const CHECKS: readonly Check[] = [
       )
         return [];
       return [
-        finding(
-          "auth.challenge",
-          "warning",
-          "a 401 without WWW-Authenticate",
-          "a WWW-Authenticate header naming the Bearer scheme",
-          "no WWW-Authenticate header",
-          "RFC 9110 section 15.5.2; RFC 6750 section 3",
-          "http-rfc",
-        ),
+        finding({
+          check: "auth.challenge",
+          severity: "warning",
+          message: "a 401 without WWW-Authenticate",
+          expected: "a WWW-Authenticate header naming the Bearer scheme",
+          received: "no WWW-Authenticate header",
+          rule: "RFC 9110 section 15.5.2; RFC 6750 section 3",
+          level: "http-rfc",
+        }),
       ];
     },
   },
@@ -331,15 +354,15 @@ export const CHECKS: readonly Check[] = [
       )
         return [];
       return [
-        finding(
-          "duplicate.answer",
-          expectationSeverity(ctx),
-          `a repeated id got ${s}`,
-          "2xx or 4xx",
-          received(ctx),
-          ref(ctx, ctx.operation.pointer),
-          expectationLevel(ctx),
-        ),
+        finding({
+          check: "duplicate.answer",
+          severity: expectationSeverity(ctx),
+          message: `a repeated id got ${s}`,
+          expected: "2xx or 4xx",
+          received: received(ctx),
+          rule: ref(ctx, ctx.operation.pointer),
+          level: expectationLevel(ctx),
+        }),
       ];
     },
   },
@@ -350,15 +373,15 @@ export const CHECKS: readonly Check[] = [
       const s = statusOf(ctx);
       if (ctx.expect.status === undefined || s === undefined || s === ctx.expect.status) return [];
       return [
-        finding(
-          "status.expected",
-          expectationSeverity(ctx),
-          `expected status ${ctx.expect.status}, got ${s}`,
-          String(ctx.expect.status),
-          received(ctx),
-          "the fixture's expect.status",
-          expectationLevel(ctx),
-        ),
+        finding({
+          check: "status.expected",
+          severity: expectationSeverity(ctx),
+          message: `expected status ${ctx.expect.status}, got ${s}`,
+          expected: String(ctx.expect.status),
+          received: received(ctx),
+          rule: "the fixture's expect.status",
+          level: expectationLevel(ctx),
+        }),
       ];
     },
   },
@@ -372,14 +395,17 @@ export const CHECKS: readonly Check[] = [
       const response = ctx.operation.responseFor(s);
       if (response === undefined || response.headers.size === 0) return [];
       return checkResponseHeaders(response, ctx.result.response.headers).map((p) =>
-        finding(
-          "response.headers",
-          "failure",
-          masked(ctx, p.detail),
-          p.header.required ? `a ${p.header.name} header valid by its schema` : `a valid ${p.header.name} header`,
-          p.received === undefined ? `no ${p.header.name} header` : `${p.header.name}: ${masked(ctx, p.received)}`,
-          ref(ctx, p.header.pointer),
-        ),
+        finding({
+          check: "response.headers",
+          severity: "failure",
+          message: masked(ctx, p.detail),
+          expected: p.header.required
+            ? `a ${p.header.name} header valid by its schema`
+            : `a valid ${p.header.name} header`,
+          received:
+            p.received === undefined ? `no ${p.header.name} header` : `${p.header.name}: ${masked(ctx, p.received)}`,
+          rule: ref(ctx, p.header.pointer),
+        }),
       );
     },
   },
@@ -397,26 +423,26 @@ export const CHECKS: readonly Check[] = [
       const where = ref(ctx, `${ctx.operation.pointer}/responses`);
       if (silent) {
         return [
-          finding(
-            "status.undocumented",
-            "note",
-            `${s} is not documented; the contract leaves this answer open, so it is not a failure`,
-            `a status of ${[...ctx.operation.responses.keys()].join(", ")} or any 4xx`,
-            received(ctx),
-            where,
-          ),
+          finding({
+            check: "status.undocumented",
+            severity: "note",
+            message: `${s} is not documented; the contract leaves this answer open, so it is not a failure`,
+            expected: `a status of ${[...ctx.operation.responses.keys()].join(", ")} or any 4xx`,
+            received: received(ctx),
+            rule: where,
+          }),
         ];
       }
       return [
-        finding(
-          "status.undocumented",
-          "warning",
-          `${s} is not documented for this operation`,
-          [...ctx.operation.responses.keys()].join(" or "),
-          received(ctx),
-          where,
-          "documented-statuses",
-        ),
+        finding({
+          check: "status.undocumented",
+          severity: "warning",
+          message: `${s} is not documented for this operation`,
+          expected: [...ctx.operation.responses.keys()].join(" or "),
+          received: received(ctx),
+          rule: where,
+          level: "documented-statuses",
+        }),
       ];
     },
   },

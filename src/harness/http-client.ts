@@ -325,12 +325,9 @@ function probeConnection(
     socket.once("error", (error) => {
       const f = classify(error, timeoutMs, false, mask, insecure);
       done(
-        f.kind === "tls"
+        f.kind === "tls" || f.kind === "unreachable"
           ? f
-          : {
-              kind: "unreachable",
-              message: f.message.startsWith("could not connect") ? f.message : `could not connect (${f.message})`,
-            },
+          : { kind: "unreachable", message: `could not connect (${f.message})` },
       );
     });
   });

@@ -1,7 +1,10 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { loadContract } from "../contract/index.js";
 import { KitError } from "../errors.js";
+import { KIT_ROOT } from "../paths.js";
+import { createEngine, DEFAULT_HTTP_OPTIONS, startHttpServer } from "../server/index.js";
 import { kitContract, TOKEN, withReference } from "../../test/helpers.js";
 import { startVariant } from "../../test/variant-server.js";
 import type { RunEvent } from "./results.js";
@@ -24,6 +27,38 @@ describe("runConformance", () => {
       orders.push(cases.map((e) => (e.type === "case-finished" ? e.result.fixture : "")));
     }
     expect(orders[0]).toEqual(orders[1]);
+  });
+
+  it("announces each generated and stateful case as it finishes, not when its phase ends", async () => {
+    const multi = await loadContract(`${KIT_ROOT}/test/data/multi-op/plant-store-stateful.yaml`);
+    const engine = createEngine(multi, {
+      credentials: { tokens: [TOKEN], basic: [] },
+      cors: { origins: [] },
+      maxItems: 1e4,
+    });
+    let requests = 0;
+    const server = await startHttpServer(
+      (request) => {
+        requests++;
+        return engine.handle(request);
+      },
+      { ...DEFAULT_HTTP_OPTIONS, port: 0 },
+    );
+    // How many requests the server had received when each case was announced.
+    const seen: { id: string; requests: number }[] = [];
+    try {
+      await runConformance(
+        { target: server.url, token: TOKEN, contract: multi, noFixtures: true, seed: 3n, generate: { count: 3 } },
+        (e) => {
+          if (e.type === "case-finished") seen.push({ id: e.result.fixture, requests });
+        },
+      );
+    } finally {
+      await server.close(10);
+    }
+    expect(seen.some((s) => s.id.startsWith("generated-stateful-"))).toBe(true);
+    // Every case sends requests, so a case announced as it finishes sees more of them than the one before.
+    for (const [i, s] of seen.entries()) if (i > 0) expect(s.requests, s.id).toBeGreaterThan(seen[i - 1]!.requests);
   });
 
   it("replays the same requests from the same seed, against a fresh server each time", async () => {

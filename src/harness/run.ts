@@ -159,7 +159,8 @@ function runFixtures(
 }
 
 /**
- * The generated cases, after the fixtures: their results appended to `results` (and announced), their
+ * The generated cases, after the fixtures: their results appended to `results` and announced as each
+ * finishes, their
  * ids, and why the time limit stopped them when it did.
  */
 async function runGeneratedCases(
@@ -179,15 +180,16 @@ async function runGeneratedCases(
   const work = Math.max(1, new Set([...plan.generatedOperations, ...sequenced]).size);
   const maxTimeMs = options.generate.maxTimeMs ?? RUN_DEFAULTS.maxTimePerOperationMs * work;
   const deadline = Date.now() + maxTimeMs;
-  const generated = await runGenerated(contract, plan.generated, options.generate, seed, runCase, deadline);
-  const specSource = shortPath(contract.source);
-  const env = { contract, specSource, runCase, seed, deadline };
-  const stateful = await runStatefulCases(env, plan.stateful, plan.links);
-  const all = [...generated.results, ...stateful.results];
-  for (const result of all) {
+  // Each case is announced as it finishes, so the console is never silent for the whole phase.
+  const announce = (result: CaseResult): void => {
     results.push(result);
     caseFinished(result, results.length - 1);
-  }
+  };
+  const generated = await runGenerated(contract, plan.generated, options.generate, seed, runCase, deadline, announce);
+  const specSource = shortPath(contract.source);
+  const env = { contract, specSource, runCase, seed, deadline };
+  const stateful = await runStatefulCases(env, plan.stateful, plan.links, announce);
+  const all = [...generated.results, ...stateful.results];
   const notRun = all.filter((r) => r.timeLimit === "before-case").length;
   const stopped =
     generated.stopped || stateful.stopped

@@ -53,14 +53,14 @@ export function judgeRequest(
       operation,
       findings: [
         ...parameterFindings,
-        finding(
-          "proxy.not-judged",
-          "note",
-          `request body not judged: ${why}`,
-          "a recorded body",
-          why,
-          "plantstore proxy",
-        ),
+        finding({
+          check: "proxy.not-judged",
+          severity: "note",
+          message: `request body not judged: ${why}`,
+          expected: "a recorded body",
+          received: why,
+          rule: "plantstore proxy",
+        }),
       ],
     };
   }
@@ -81,25 +81,25 @@ function unrouted(
   const shown = `${request.method} ${request.path}`;
   if (route.kind === "not-found") {
     const paths = [...new Set(contract.operations.map((o) => o.pathTemplate))].join(", ");
-    return finding(
-      "request.path",
-      "failure",
-      `${redact(request.path)} is not a path of the contract`,
-      paths,
-      redact(shown),
-      `${specSource}#/paths`,
-    );
+    return finding({
+      check: "request.path",
+      severity: "failure",
+      message: `${redact(request.path)} is not a path of the contract`,
+      expected: paths,
+      received: redact(shown),
+      rule: `${specSource}#/paths`,
+    });
   }
   const template =
     contract.operations.find((o) => o.matchPath(request.path) !== undefined)?.pathTemplate ?? request.path;
-  return finding(
-    "request.method",
-    "failure",
-    `${request.method} is not documented for ${template}`,
-    route.allowed.join(" or "),
-    redact(shown),
-    `${specSource}#/paths/${escapePointer(template)}`,
-  );
+  return finding({
+    check: "request.method",
+    severity: "failure",
+    message: `${request.method} is not documented for ${template}`,
+    expected: route.allowed.join(" or "),
+    received: redact(shown),
+    rule: `${specSource}#/paths/${escapePointer(template)}`,
+  });
 }
 
 /** The finding of the first parameter the request gets wrong, if any. */
@@ -117,14 +117,14 @@ function parameterFinding(
   return parameter === undefined
     ? []
     : [
-        finding(
-          "request.parameter",
-          "failure",
-          `the request breaks the contract: ${redact(parameter.detail)}`,
-          "a request the contract accepts",
-          redact(`${request.method} ${request.path}${request.query ? `?${request.query}` : ""}`),
-          `${specSource}#${parameter.parameter.pointer}`,
-        ),
+        finding({
+          check: "request.parameter",
+          severity: "failure",
+          message: `the request breaks the contract: ${redact(parameter.detail)}`,
+          expected: "a request the contract accepts",
+          received: redact(`${request.method} ${request.path}${request.query ? `?${request.query}` : ""}`),
+          rule: `${specSource}#${parameter.parameter.pointer}`,
+        }),
       ];
 }
 
@@ -148,14 +148,14 @@ function bodyFindings(
   const type = request.headers["content-type"];
   const received = `${type === undefined ? "(no Content-Type)" : redact(type)}: ${preview(body, 500, redact)}`;
   return problems.map((p) =>
-    finding(
-      "request.body",
-      "failure",
-      `the request breaks the contract: ${p}`,
-      "a request the contract accepts",
+    finding({
+      check: "request.body",
+      severity: "failure",
+      message: `the request breaks the contract: ${p}`,
+      expected: "a request the contract accepts",
       received,
       rule,
-    ),
+    }),
   );
 }
 
@@ -219,14 +219,14 @@ export function judgeResponse(
   );
   if (response.body === undefined && response.bodyNotJudged !== undefined) {
     findings.push(
-      finding(
-        "proxy.not-judged",
-        "note",
-        `response body not judged: ${response.bodyNotJudged}`,
-        "a recorded body",
-        response.bodyNotJudged,
-        "plantstore proxy",
-      ),
+      finding({
+        check: "proxy.not-judged",
+        severity: "note",
+        message: `response body not judged: ${response.bodyNotJudged}`,
+        expected: "a recorded body",
+        received: response.bodyNotJudged,
+        rule: "plantstore proxy",
+      }),
     );
   }
   return findings;

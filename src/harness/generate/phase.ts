@@ -62,7 +62,8 @@ interface Ctx {
  * reported as the case of its operation and polarity, with its reason and a curl command. Before
  * them, the plainest valid request must get the documented success. The same seed gives the same
  * requests in the same order; cases run one at a time, whatever --concurrency says. `deadline` is an
- * outer guard: reaching it stops the run, and every case not judged then says so.
+ * outer guard: reaching it stops the run, and every case not judged then says so. Each case is given
+ * to `onCase` as it finishes.
  */
 export async function runGenerated(
   contract: Contract,
@@ -71,10 +72,15 @@ export async function runGenerated(
   seed: bigint,
   runCase: RunCase,
   deadline: number,
+  onCase: (result: CaseResult) => void = () => {},
 ): Promise<GeneratedRun> {
   const random = new Random(seed ^ 0x9e3779b97f4a7c15n);
   const ctx: Ctx = { contract, options, seed, runCase, random, deadline, ...freshMakers(random, options, contract) };
   const results: CaseResult[] = [];
+  const finished = (result: CaseResult): void => {
+    results.push(result);
+    onCase(result);
+  };
   let stopped = false;
   // Creates first, then reads, updates and deletes: a list or a read then sees resources, as a user's would.
   const rank = (op: CompiledOperation): number =>
@@ -87,11 +93,11 @@ export async function runGenerated(
       if (stopped || Date.now() >= deadline) {
         stopped = true;
         notRun++;
-        results.push(notRunResult(c));
+        finished(notRunResult(c));
         continue;
       }
       const r = c.kind === "auth" ? await authCase(ctx, c, setup.minimal) : await polarityCase(ctx, c, setup);
-      results.push(r.result);
+      finished(r.result);
       if (r.interrupted) stopped = true;
     }
   }
@@ -220,7 +226,7 @@ function judgeRequest(ctx: Ctx, c: GeneratedCase, setup: Setup, heard: Heard) {
     const onMadeResource =
       kind === "invalid" &&
       producer !== undefined &&
-      request.reason?.startsWith(`path parameter ${producer.parameter.name}:`) !== true;
+      !(request.brokenParameter?.in === "path" && request.brokenParameter.name === producer.parameter.name);
     const made = onMadeResource
       ? chainFixture(ctx.contract, op, producer, ctx.probe, c.id, { request, expect, description })
       : undefined;

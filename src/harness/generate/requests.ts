@@ -36,6 +36,8 @@ export interface GeneratedRequest {
   readonly body: GeneratedBody | undefined;
   /** For negatives: the one rule the request breaks. */
   readonly reason?: string;
+  /** For a negative that breaks a parameter's rule: that parameter. */
+  readonly brokenParameter?: CompiledParameter;
   /**
    * For the plainest request: true when ordinary values did not do and it was drawn from generated
    * ones (edges included: an int64 beyond 2^53, a long text), so it is judged as any generated positive.
@@ -321,7 +323,12 @@ export function negativeRequests(
     const all = op.parameters.flatMap((p) => parameterMutations(p).map((m) => ({ p, ...m })));
     if (all.length === 0) return null;
     const m = all[pick % all.length]!;
-    const request = { parameters: { ...parameters, [key(m.p)]: m.value }, body, reason: m.reason };
+    const request = {
+      parameters: { ...parameters, [key(m.p)]: m.value },
+      body,
+      reason: m.reason,
+      brokenParameter: m.p,
+    };
     const checked = verdictOf(op, request);
     return checked !== undefined && !checked.ok && checked.reason === "parameter" && checked.parameter === m.p
       ? request

@@ -40,7 +40,15 @@ export const rule = (c: StatefulContext, step: DoneStep): string =>
 const ofSeverity =
   (severity: "warning" | "note") =>
   (id: StatefulCheckId, c: StatefulContext, step: DoneStep, message: string, expected: string): Finding =>
-    finding(id, severity, message, expected, answered(step), rule(c, step), "stateful");
+    finding({
+      check: id,
+      severity,
+      message,
+      expected,
+      received: answered(step),
+      rule: rule(c, step),
+      level: "stateful",
+    });
 
 export const stateful = ofSeverity("warning");
 export const note = ofSeverity("note");

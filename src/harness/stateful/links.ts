@@ -210,16 +210,16 @@ function linkFindings(env: StatefulEnv, source: ObservedStep, link: Link, target
   const message = `${link.target.operationId}, reached by the link ${link.name} from ${source.operation.operationId}'s ${sourceStatus}, answered ${status}`;
   const body = target.result.ok ? target.result.response.body.toString("utf8").slice(0, 300) : "";
   return [
-    finding(
-      "stateful.link-available",
-      made && sourceStatus !== 202 ? "warning" : "note",
-      made
+    finding({
+      check: "stateful.link-available",
+      severity: made && sourceStatus !== 202 ? "warning" : "note",
+      message: made
         ? `${message}: what the create made is not there`
         : `${message} (the link's source made nothing, so that may be right)`,
-      `a success: the link says ${link.target.operationId} takes these values from ${source.operation.operationId}`,
-      `${status}${body === "" ? "" : `: ${body}`}`,
-      `${env.specSource}#${source.operation.pointer}`,
-      "stateful",
-    ),
+      expected: `a success: the link says ${link.target.operationId} takes these values from ${source.operation.operationId}`,
+      received: `${status}${body === "" ? "" : `: ${body}`}`,
+      rule: `${env.specSource}#${source.operation.pointer}`,
+      level: "stateful",
+    }),
   ];
 }

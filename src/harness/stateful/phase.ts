@@ -138,13 +138,18 @@ function caseOf(
   });
 }
 
-/** The stateful cases of a run, one resource at a time; those the time limit left are said so. */
+/** The stateful cases of a run, one resource at a time, each given to `onCase` as it finishes; those the time limit left are said so. */
 export async function runStatefulCases(
   env: StatefulEnv,
   targets: readonly StatefulTarget[],
   chains: readonly LinkChain[],
+  onCase: (result: CaseResult) => void = () => {},
 ): Promise<{ results: CaseResult[]; stopped: boolean }> {
   const results: CaseResult[] = [];
+  const finished = (result: CaseResult): void => {
+    results.push(result);
+    onCase(result);
+  };
   let stopped = false;
   const cases = [
     ...targets.map((t) => ({ id: t.caseId, operation: t.ops.create.operationId, run: () => statefulCase(env, t) })),
@@ -153,12 +158,12 @@ export async function runStatefulCases(
   for (const c of cases) {
     if (stopped || Date.now() >= env.deadline) {
       stopped = true;
-      results.push(notRun(c.id, c.operation));
+      finished(notRun(c.id, c.operation));
       continue;
     }
     const result = await c.run();
     if (result.timeLimit !== undefined) stopped = true;
-    results.push(result);
+    finished(result);
   }
   return { results, stopped };
 }
