@@ -10,7 +10,7 @@
 import { join } from "node:path";
 import { loadContract } from "../src/contract/index.js";
 import { DEFAULT_SPEC, KIT_ROOT } from "../src/paths.js";
-import { createEngine, createReferenceEngine, type CoreRequest } from "../src/server/index.js";
+import { createEngine, createMockEngine, type CoreRequest } from "../src/server/index.js";
 import { engineCredentials } from "../src/server/engine-security.js";
 
 const TOKEN = "bench-token";
@@ -31,10 +31,10 @@ const create = (id: number): CoreRequest => ({
 let handle: (request: CoreRequest) => { status: number };
 let next: () => CoreRequest;
 if (mode === "creates") {
-  const engine = createReferenceEngine(await loadContract(DEFAULT_SPEC), {
+  const engine = createMockEngine(await loadContract(DEFAULT_SPEC), {
     tokens: [TOKEN],
-    cors: { origins: [] },
-    maxPlants: 100_000_000,
+    corsOrigins: [],
+    maxItems: 100_000_000,
   });
   handle = engine.handle;
   let id = 0;

@@ -1,7 +1,7 @@
 import { relative } from "node:path";
 import { loadContract } from "../src/contract/index.js";
 import { DEFAULT_SPEC, KIT_ROOT } from "../src/paths.js";
-import { createMockHandler, createReferenceEngine, type CoreRequest } from "../src/server/index.js";
+import { createMockEngine, createMockHandler, type CoreRequest } from "../src/server/index.js";
 import { median } from "./stats.js";
 
 // Run as its own process with --expose-gc (bench/run.ts does):
@@ -130,11 +130,7 @@ async function main(): Promise<MemoryResult> {
   const max = Math.max(...counts) + 10_000_000;
   const server = (next: number): Server => {
     if (mode === "reference") {
-      const { handle, store } = createReferenceEngine(contract, {
-        tokens: [TOKEN],
-        cors: { origins: [] },
-        maxPlants: max,
-      });
+      const { handle, store } = createMockEngine(contract, { tokens: [TOKEN], corsOrigins: [], maxItems: max });
       return { handle, size: () => store.size, clear: () => store.clear(), next };
     }
     const { engine } = createMockHandler({ contract, tokens: [TOKEN], maxItems: max });

@@ -30,6 +30,7 @@ export type {
   MockServerConfig,
   MockHandler,
   MockHandlerOptions,
+  MockOptions,
 } from "./server/index.js";
 export { startPrism } from "./mock/prism.js";
 export type { PrismOptions, RunningPrism } from "./mock/prism.js";

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import type { Contract } from "../src/contract/index.js";
-import { createReferenceEngine, type CoreRequest, type WireResponse } from "../src/server/index.js";
+import { createMockEngine, type CoreRequest, type WireResponse } from "../src/server/index.js";
 import { TOKEN } from "./helpers.js";
 
 /** What a variant does instead of the reference answer: a different answer, or misbehaviour on the wire. */
@@ -42,7 +42,7 @@ export async function startVariant(
   tokens: readonly string[] = [TOKEN],
   tls?: { key: Buffer; cert: Buffer },
 ): Promise<VariantServer> {
-  const core = createReferenceEngine(contract, { tokens, cors: { origins: ["*"] }, maxPlants: 1_000_000 }).handle;
+  const core = createMockEngine(contract, { tokens }).handle;
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));

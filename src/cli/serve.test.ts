@@ -148,6 +148,7 @@ describe("plantstore serve", () => {
       "--token",
       "--cors-origin",
       "--cors-headers",
+      "--max-items",
       "--max-plants",
       "--max-body",
       "--delay",

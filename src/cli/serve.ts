@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import {
   DEFAULT_HTTP_OPTIONS,
-  DEFAULT_MAX_PLANTS,
+  DEFAULT_MAX_ITEMS,
   DEV_TOKEN,
   startMockServer,
   startReferenceServer,
@@ -13,7 +13,7 @@ import { onShutdown, type Io } from "./io.js";
 import { logBatch } from "./log-batch.js";
 import { readyFile } from "./ready.js";
 
-const server = "ReferenceServerConfig";
+const server = "MockServerConfig";
 
 /** `plantstore serve`: its flags, its --help and its rows of docs/flags.md. */
 export const SERVE = {
@@ -74,14 +74,15 @@ export const SERVE = {
       defaultText: "any the browser asks for",
       option: `${server}.corsHeaders`,
     },
-    "max-plants": {
+    "max-items": {
       type: "integer",
+      aliases: ["max-plants"],
       value: "N",
-      help: "how many plants the store holds; beyond it creates get a 400 Error",
+      help: "how many items (the Plant Store's plants) the store holds; beyond it creates get a 400 Error",
       min: 0,
       max: 2 ** 32,
-      default: DEFAULT_MAX_PLANTS,
-      option: `${server}.maxPlants`,
+      default: DEFAULT_MAX_ITEMS,
+      option: `${server}.maxItems`,
     },
     "max-body": {
       type: "integer",
@@ -155,7 +156,7 @@ export async function serve(argv: string[], io: Io): Promise<number> {
     // An empty PLANTSTORE_CORS_ORIGINS is no choice: the default stands.
     corsOrigins: values["cors-origin"].length > 0 ? values["cors-origin"] : [...SERVE.flags["cors-origin"].default],
     corsHeaders: values["cors-headers"],
-    maxPlants: values["max-plants"],
+    maxItems: values["max-items"],
     maxBodyBytes: values["max-body"],
     delayMs: values.delay,
     admin: values.admin,
@@ -203,13 +204,13 @@ async function serveSpec(spec: string, values: ServeValues, io: Io): Promise<num
     tokens,
     corsOrigins: values["cors-origin"].length > 0 ? values["cors-origin"] : [...SERVE.flags["cors-origin"].default],
     corsHeaders: values["cors-headers"],
-    maxItems: values["max-plants"],
+    maxItems: values["max-items"],
     maxBodyBytes: values["max-body"],
     delayMs: values.delay,
     dataFile: values.data,
     saveFile: values.save,
     admin: values.admin,
-    preferOnDemand: values["errors-on-demand"],
+    errorsOnDemand: values["errors-on-demand"],
     log: logged.log,
   });
   io.out(`Mock of ${contract.title} ${contract.version} (${spec}) listening on ${server.url}`);

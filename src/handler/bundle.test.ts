@@ -51,6 +51,7 @@ describe("the browser bundle (dist/browser/plantstore-handler.js)", () => {
     expect(JSON.parse(stdout)).toEqual({
       exports: [
         "DEFAULT_MAX_BODY_BYTES",
+        "DEFAULT_MAX_ITEMS",
         "DEFAULT_MAX_PLANTS",
         "DEV_TOKEN",
         "ERROR_ANSWERS",

@@ -7,7 +7,8 @@ export type {
   PlantStoreHandler,
   PlantStoreHandlerOptions,
 } from "../server/fetch-handler.js";
-export { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_PLANTS, DEV_TOKEN } from "../server/defaults.js";
+export { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_ITEMS, DEFAULT_MAX_PLANTS, DEV_TOKEN } from "../server/defaults.js";
+export type { MockOptions } from "../server/defaults.js";
 export { ResourceStore } from "../server/engine-store.js";
 export { ERROR_ANSWERS } from "../server/error-answers.js";
 export type { ErrorAnswerCode } from "../server/error-answers.js";

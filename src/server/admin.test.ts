@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { jsonHeaders, kitContract, plantsIn, TOKEN } from "../../test/helpers.js";
 import { tempDir } from "../../test/temp-dir.js";
 import { KitError } from "../errors.js";
-import { createReferenceEngine, type CoreOptions } from "./core.js";
+import type { MockOptions } from "./defaults.js";
+import { createMockEngine } from "./mock-options.js";
 import type { CoreRequest } from "./request.js";
 import { dataText } from "./save-file.js";
 
@@ -16,8 +17,8 @@ const req = (method: string, url: string, headers: Record<string, string> = json
   body: Buffer.from(body),
 });
 
-const engineWith = (options: Partial<CoreOptions> = {}) =>
-  createReferenceEngine(contract, { tokens: [TOKEN], cors: { origins: [] }, maxPlants: 10, ...options });
+const engineWith = (options: MockOptions = {}) =>
+  createMockEngine(contract, { tokens: [TOKEN], corsOrigins: [], maxItems: 10, ...options });
 
 describe("the admin surface", () => {
   it("is not there unless asked for", () => {

@@ -46,13 +46,15 @@ export interface EngineOptions {
   readonly cors: CorsPolicy;
   /** How many items the store holds in all; beyond it creates are refused. */
   readonly maxItems: number;
+  /** How the limit is called where the user set it (`--max-items`, `maxItems`), for messages. */
+  readonly maxItemsName?: string;
   /** Called after every request that changed the store (a saver writes it). */
   readonly onChange?: () => void;
   /**
    * Honour `Prefer: code=NNN` (a documented status, answered with its example) and
    * `Prefer: example=NAME` (a named example of the answer), as Prism does. Off by default.
    */
-  readonly preferOnDemand?: boolean;
+  readonly errorsOnDemand?: boolean;
   /** Serve GET and DELETE /__admin/store (list, empty); needs a bearer token of `credentials.tokens`. */
   readonly admin?: boolean;
   /**
@@ -79,9 +81,9 @@ export interface Engine {
   readonly served: readonly ServedOperation[];
   /**
    * Creates the items of seed data (engine-seed.ts); how many. Throws KitError PS_DATA_INVALID naming
-   * the source, the item and the reason; `limit` names the setting a full store hits (`--max-plants`).
+   * the source, the item and the reason, and the limit as `maxItemsName` calls it.
    */
-  seed(text: string, source: string, limit?: string): number;
+  seed(text: string, source: string): number;
   /** The store as JSON text, numbers exact, for `restore` (a `--save` file). */
   snapshot(): string;
   /** Puts back a snapshot; throws KitError PS_DATA_INVALID naming the source when it is not one. */
@@ -98,6 +100,8 @@ interface Ctx {
   readonly answers: AnswerContext;
   /** The document's server base paths, under which its paths are served too. */
   readonly bases: readonly string[];
+  /** How the store's limit is called where the user set it. */
+  readonly maxItemsName: string;
 }
 
 /** One request, accepted by the contract, on its way to the store. */
@@ -120,7 +124,14 @@ const first = (v: string | string[] | undefined): string | undefined => (Array.i
 export function createEngine(contract: Contract, options: EngineOptions): Engine {
   const model = resourceModel(contract);
   const store = new ResourceStore(options.maxItems);
-  const ctx: Ctx = { contract, model, store, answers: answerContext(contract), bases: basePaths(contract) };
+  const ctx: Ctx = {
+    contract,
+    model,
+    store,
+    answers: answerContext(contract),
+    bases: basePaths(contract),
+    maxItemsName: options.maxItemsName ?? "maxItems",
+  };
   const credentialsOf = createCredentialCheck(options.credentials);
   const adminCheck = createBearerCheck(options.credentials.tokens);
   const onFailure = options.onFailure ?? ((error) => console.error("plantstore: unexpected failure:", error));
@@ -136,7 +147,7 @@ export function createEngine(contract: Contract, options: EngineOptions): Engine
       const made =
         options.admin === true && path.startsWith(ADMIN_PREFIX)
           ? adminAnswer(model, store, adminCheck(first(request.headers.authorization)), request.method, path)
-          : route(ctx, credentialsOf, request, path, options.preferOnDemand === true);
+          : route(ctx, credentialsOf, request, path, options.errorsOnDemand === true);
       if (store.version !== before) options.onChange?.();
       return made;
     }, onFailure);
@@ -151,11 +162,11 @@ export function createEngine(contract: Contract, options: EngineOptions): Engine
     get served() {
       return (served ??= contract.operations.map((operation) => servedAs(ctx, operation)));
     },
-    seed: (text, source, limit = "--max-plants") => {
+    seed: (text, source) => {
       const headers = { "content-type": "application/json" };
       const create = (path: string, body: Uint8Array): WireResponse =>
         answered(() => route(ctx, TRUSTED, { method: "POST", url: path, headers, body }, path), onFailure);
-      return seedItems(contract, model, store, create, { text, source, limit });
+      return seedItems(contract, model, store, create, { text, source, limit: ctx.maxItemsName });
     },
     snapshot: () => writeJson(store.snapshot()),
     restore: (text, source) => {
@@ -234,7 +245,7 @@ function route(
   credentialsOf: ReturnType<typeof createCredentialCheck>,
   request: CoreRequest,
   requestedPath: string,
-  preferOnDemand = false,
+  errorsOnDemand = false,
 ): WireResponse {
   // `path` as the contract's templates see it: without the server URL's base path, if it came with one.
   const { found, path } = routeUnder(ctx, request.method, requestedPath);
@@ -252,7 +263,7 @@ function route(
       denied.challenge === undefined ? {} : { "www-authenticate": denied.challenge };
     return errorFor(ctx.answers, op, "PS_UNAUTHORIZED", denied.detail, { headers: challenge });
   }
-  if (preferOnDemand) {
+  if (errorsOnDemand) {
     const asked = preferred(op, first(request.headers.prefer));
     if (asked !== undefined && asked.status >= 400 && asked.example === undefined) {
       // An error asked for by status alone: the kit's error in the documented shape, nothing stored.
@@ -387,7 +398,7 @@ function create(ctx: Ctx, call: Call): WireResponse {
   if (outcome === "full") {
     const items = ctx.model.resources.length === 1 ? resource.name : "items";
     return errorFor(ctx.answers, op, "PS_STORE_FULL", `${ctx.store.maxItems} ${items}`, {
-      message: `the store holds as many ${items} as it is configured to (--max-plants)`,
+      message: `the store holds as many ${items} as it is configured to (${ctx.maxItemsName})`,
     });
   }
   const headers: Record<string, string> = {};

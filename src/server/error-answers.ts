@@ -13,7 +13,7 @@ export const ERROR_ANSWERS = {
   PS_UNSUPPORTED_MEDIA_TYPE: { status: 400, message: "the request's Content-Type is not accepted" },
   PS_BODY_INVALID: { status: 400, message: "the request body does not match the contract" },
   PS_EXAMPLE_ERROR: { status: 400, message: "an error answer asked for with Prefer" },
-  PS_STORE_FULL: { status: 400, message: "the store holds as many items as it is configured to (--max-plants)" },
+  PS_STORE_FULL: { status: 400, message: "the store holds as many items as it is configured to" },
   PS_UNAUTHORIZED: { status: 401, message: "a valid bearer token is required" },
   PS_NOT_FOUND: { status: 404, message: "no such path" },
   PS_ITEM_NOT_FOUND: { status: 404, message: "no item has this id" },

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { kitContract, plantsIn, storedPlant, TOKEN } from "../../test/helpers.js";
+import { jsonHeaders, kitContract, plantsIn, storedPlant, TOKEN } from "../../test/helpers.js";
 import { KitError } from "../errors.js";
 import { DEV_TOKEN } from "./defaults.js";
 import { createPlantStoreHandler, type PlantStoreHandler, type PlantStoreHandlerOptions } from "./fetch-handler.js";
@@ -359,6 +359,24 @@ describe("seed data and options", () => {
     expect(thrown(() => createPlantStoreHandler({ tokens: [""] })).message).toContain("tokens must be non-empty");
     for (const bad of [{ maxBody: -1 }, { delay: 1.5 }, { maxPlants: Number.NaN }])
       expect(thrown(() => createPlantStoreHandler(bad)).code).toBe("PS_USAGE");
+  });
+
+  it.each([
+    ["the current names", { maxItems: 1, maxBodyBytes: 24 }, { delayMs: -1 }, "maxItems", "delayMs"],
+    ["the names of the release before", { maxPlants: 1, maxBody: 24 }, { delay: -1 }, "maxPlants", "delay"],
+  ])("takes MockOptions by %s, and names each option as it was given", async (_how, given, bad, limit, delay) => {
+    const handler = createPlantStoreHandler({ ...given, tokens: [TOKEN] });
+    const create = (body: string) =>
+      handler(new Request("http://x.test/plants", { method: "POST", headers: jsonHeaders(), body }));
+    expect((await create('{"id":1,"name":"a"}')).status).toBe(200);
+    // The second plant finds the store full; the message names the limit as it was given.
+    const full = await create('{"id":2,"name":"b"}');
+    expect(full.status).toBe(400);
+    expect((await full.json()).message).toBe(
+      `the store holds as many plants as it is configured to (${limit}): 1 plants`,
+    );
+    expect((await create(`{"name":"${"x".repeat(30)}"}`)).status).toBe(413);
+    expect(thrown(() => createPlantStoreHandler(bad)).message).toContain(`${delay} must be a whole number`);
   });
 });
 

@@ -1,74 +1,80 @@
 import { loadContract, type Contract } from "../contract/index.js";
 import { DEFAULT_SPEC } from "../paths.js";
-import { createReferenceEngine, type CoreOptions } from "./core.js";
-import { checkedCorsHeaders } from "./cors.js";
-import { DEFAULT_MAX_PLANTS, DEV_TOKEN, type ReferenceOptions } from "./defaults.js";
+import {
+  DEFAULT_MAX_ITEMS,
+  DEFAULT_MAX_PLANTS,
+  DEV_TOKEN,
+  type DeprecatedMockOptions,
+  type MockOptions,
+  type ReferenceOptions,
+} from "./defaults.js";
 import type { WireResponse } from "./error-answers.js";
 import { DEFAULT_HTTP_OPTIONS, startHttpServer, type HttpOptions, type RunningServer } from "./http-adapter.js";
-import { createEngine, type Engine, type ServedOperation } from "./engine.js";
-import { engineCredentials } from "./engine-security.js";
+import { createEngine, type Engine, type EngineOptions, type ServedOperation } from "./engine.js";
 import { ResourceStore } from "./engine-store.js";
+import { createMockEngine, FLAG_NAMES, resolveMockOptions } from "./mock-options.js";
 import type { CoreRequest } from "./request.js";
 import { dataText, fileSaver, savedText } from "./save-file.js";
 
-export { createReferenceEngine, startHttpServer, DEFAULT_HTTP_OPTIONS, DEFAULT_MAX_PLANTS, DEV_TOKEN, ResourceStore };
-export type { CoreOptions, CoreRequest, WireResponse, HttpOptions, RunningServer, ReferenceOptions };
+export { startHttpServer, DEFAULT_HTTP_OPTIONS, DEFAULT_MAX_ITEMS, DEFAULT_MAX_PLANTS, DEV_TOKEN, ResourceStore };
+export type { CoreRequest, WireResponse, HttpOptions, RunningServer, MockOptions, ReferenceOptions };
 export { ERROR_ANSWERS, errorAnswer } from "./error-answers.js";
 export type { ErrorAnswerCode } from "./error-answers.js";
 export { createMockHandler, createPlantStoreHandler } from "./fetch-handler.js";
-export { createEngine };
-export type { Engine, ServedOperation };
+export { createEngine, createMockEngine };
+export type { Engine, EngineOptions, ServedOperation };
 export type { MockHandler, MockHandlerOptions, PlantStoreHandler, PlantStoreHandlerOptions } from "./fetch-handler.js";
 
-export interface ReferenceServerConfig extends ReferenceOptions, Partial<HttpOptions> {
-  readonly contract?: Contract;
-  /** A JSON file of NewPlant objects to start with. */
+/** `plantstore serve --spec`'s options as a library's: MockOptions, the contract, files, and HTTP's own. */
+export interface MockServerConfig extends MockOptions, DeprecatedMockOptions, Partial<HttpOptions> {
+  readonly contract: Contract;
+  /** Seed data (`--data`): collection paths to arrays of create bodies, or one array (engine.ts `seed`). */
   readonly dataFile?: string;
   /** Written atomically after every change; a restart with the same file starts from it (over dataFile). */
   readonly saveFile?: string;
 }
 
-export interface ReferenceServer extends RunningServer {
-  /** The store: `size`, `itemsOf("/plants")`, `clear()`. */
-  readonly store: ResourceStore;
+export interface MockServer extends RunningServer {
   readonly engine: Engine;
+  /** The engine's store: `size`, `itemsOf("/plants")`, `clear()`. */
+  readonly store: ResourceStore;
   readonly contract: Contract;
 }
 
-/**
- * Serves the Plant Store reference implementation over HTTP: the mock engine with the kit's spec
- * (core.ts), loaded once.
- */
-export async function startReferenceServer(config: ReferenceServerConfig = {}): Promise<ReferenceServer> {
-  const contract = config.contract ?? (await loadContract(DEFAULT_SPEC));
+/** Serves any contract with the mock engine (engine.ts) over HTTP: stateful, in memory. */
+export async function startMockServer(config: MockServerConfig): Promise<MockServer> {
   let save: (() => void) | undefined;
-  const engine = createReferenceEngine(contract, {
-    tokens: config.tokens ?? [],
-    cors: {
-      origins: config.corsOrigins ?? ["*"],
-      headers: checkedCorsHeaders(config.corsHeaders, "--cors-headers"),
-    },
-    maxPlants: config.maxPlants ?? DEFAULT_MAX_PLANTS,
-    admin: config.admin === true,
-    errorsOnDemand: config.errorsOnDemand === true,
-    onChange: () => save?.(),
-    onFailure: warn,
-  });
+  const resolved = resolveMockOptions(config, FLAG_NAMES, { onChange: () => save?.(), onFailure: warn });
+  const engine = createEngine(config.contract, resolved.engine);
   save = startStore(engine, config.dataFile, config.saveFile);
-  const {
-    tokens: _t,
-    corsOrigins: _c,
-    corsHeaders: _h,
-    maxPlants: _m,
-    contract: _k,
-    admin: _a,
-    dataFile: _d,
-    saveFile: _s,
-    errorsOnDemand: _e,
-    ...httpConfig
-  } = config;
-  const running = await startHttpServer(engine.handle, { ...DEFAULT_HTTP_OPTIONS, ...stripUndefined(httpConfig) });
-  return { ...running, store: engine.store, engine, contract };
+  const http = { ...DEFAULT_HTTP_OPTIONS };
+  for (const key of Object.keys(DEFAULT_HTTP_OPTIONS) as (keyof HttpOptions)[])
+    if (config[key] !== undefined) Object.assign(http, { [key]: config[key] });
+  const running = await startHttpServer(engine.handle, {
+    ...http,
+    maxBodyBytes: resolved.maxBodyBytes,
+    delayMs: resolved.delayMs,
+  });
+  return { ...running, engine, store: engine.store, contract: config.contract };
+}
+
+/** @deprecated Use MockServerConfig: the reference server is the mock server with the kit's spec (the default). */
+export interface ReferenceServerConfig extends Omit<MockServerConfig, "contract"> {
+  /** The contract to serve; the kit's Plant Store spec when not given. */
+  readonly contract?: Contract;
+}
+
+/** The Plant Store reference server: the mock server of the kit's spec. */
+export type ReferenceServer = MockServer;
+
+/** Serves the Plant Store reference implementation over HTTP: the mock server of the kit's spec, loaded once. */
+export async function startReferenceServer(config: ReferenceServerConfig = {}): Promise<ReferenceServer> {
+  return startMockServer({ ...config, contract: config.contract ?? (await loadContract(DEFAULT_SPEC)) });
+}
+
+/** A server's failures of its own (each answered 500) go where Node's operators look: a process warning. */
+function warn(error: unknown): void {
+  process.emitWarning(`plantstore: unexpected failure: ${error instanceof Error ? error.stack : String(error)}`);
 }
 
 /**
@@ -87,68 +93,4 @@ function startStore(
   const save = fileSaver(saveFile, () => engine.snapshot());
   save();
   return save;
-}
-
-/** A server's failures of its own (each answered 500) go where Node's operators look: a process warning. */
-function warn(error: unknown): void {
-  process.emitWarning(`plantstore: unexpected failure: ${error instanceof Error ? error.stack : String(error)}`);
-}
-
-function stripUndefined<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
-
-export interface MockServerConfig extends Partial<HttpOptions> {
-  readonly contract: Contract;
-  /** Bearer tokens and API keys to accept; without any, the development token. */
-  readonly tokens?: readonly string[];
-  /** Basic `user:password` pairs to accept; without any, `plantstore:` and the development token. */
-  readonly basic?: readonly string[];
-  readonly corsOrigins?: readonly string[];
-  readonly corsHeaders?: readonly string[];
-  /** How many items the store holds in all (default 1,000,000). */
-  readonly maxItems?: number;
-  /** Seed data: collection paths to arrays of create bodies (engine.ts `seed`). */
-  readonly dataFile?: string;
-  /** Written atomically after every change; a restart with the same file starts from it (over dataFile). */
-  readonly saveFile?: string;
-  /** Serve GET and DELETE /__admin/store (list, empty); needs a token too. */
-  readonly admin?: boolean;
-  /** Honour `Prefer: code=NNN` and `Prefer: example=NAME` (Prism's conventions). */
-  readonly preferOnDemand?: boolean;
-}
-
-export interface MockServer extends RunningServer {
-  readonly engine: Engine;
-  readonly contract: Contract;
-}
-
-/** Serves any contract with the mock engine (engine.ts) over HTTP: stateful, in memory. */
-export async function startMockServer(config: MockServerConfig): Promise<MockServer> {
-  let save: (() => void) | undefined;
-  const engine = createEngine(config.contract, {
-    credentials: engineCredentials(config.tokens, config.basic, "--token"),
-    cors: { origins: config.corsOrigins ?? ["*"], headers: checkedCorsHeaders(config.corsHeaders, "--cors-headers") },
-    maxItems: config.maxItems ?? DEFAULT_MAX_PLANTS,
-    onChange: () => save?.(),
-    admin: config.admin === true,
-    preferOnDemand: config.preferOnDemand === true,
-    onFailure: warn,
-  });
-  save = startStore(engine, config.dataFile, config.saveFile);
-  const {
-    contract: _k,
-    tokens: _t,
-    basic: _b,
-    corsOrigins: _c,
-    corsHeaders: _h,
-    maxItems: _m,
-    dataFile: _d,
-    saveFile: _s,
-    admin: _a,
-    preferOnDemand: _p,
-    ...httpConfig
-  } = config;
-  const running = await startHttpServer(engine.handle, { ...DEFAULT_HTTP_OPTIONS, ...stripUndefined(httpConfig) });
-  return { ...running, engine, contract: config.contract };
 }

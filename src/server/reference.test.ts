@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { jsonHeaders, kitContract, storedPlant, TOKEN } from "../../test/helpers.js";
-import { createReferenceEngine, type CoreOptions } from "./core.js";
+import type { MockOptions } from "./defaults.js";
+import { createMockEngine } from "./mock-options.js";
 import type { ResourceStore } from "./engine-store.js";
 import type { WireResponse } from "./error-answers.js";
 import type { CoreRequest } from "./request.js";
@@ -12,18 +13,14 @@ const plantBody = contract.operation("createPlant")!.responseFor(200)!.content.g
 let store: ResourceStore;
 let handle: (r: CoreRequest) => WireResponse;
 beforeEach(() => {
-  const engine = createReferenceEngine(contract, {
-    tokens: [TOKEN, "second-token"],
-    cors: { origins: ["*"] },
-    maxPlants: 3,
-  });
+  const engine = createMockEngine(contract, { tokens: [TOKEN, "second-token"], maxItems: 3 });
   store = engine.store;
   handle = engine.handle;
 });
 
 /** The reference server as a function, with a store of 3 plants unless told otherwise. */
-const createCore = (c: typeof contract, options: Omit<CoreOptions, "maxPlants"> & { maxPlants?: number }) =>
-  createReferenceEngine(c, { maxPlants: 3, ...options }).handle;
+const createCore = (c: typeof contract, options: MockOptions) =>
+  createMockEngine(c, { maxItems: 3, ...options }).handle;
 
 const post = (body: string | undefined, headers: Record<string, string> = jsonHeaders()): WireResponse =>
   handle({ method: "POST", url: "/plants", headers, body: Buffer.from(body ?? "") });
@@ -191,7 +188,7 @@ describe("choices where the contract is silent", () => {
 
   it("Prefer: code=400 is ignored unless errors on demand are switched on", () => {
     expect(post('{"id":1,"name":"a"}', { ...jsonHeaders(), prefer: "code=400" }).status).toBe(200);
-    const onDemand = createCore(contract, { tokens: [TOKEN], cors: { origins: [] }, errorsOnDemand: true });
+    const onDemand = createCore(contract, { tokens: [TOKEN], corsOrigins: [], errorsOnDemand: true });
     const r = onDemand({
       method: "POST",
       url: "/plants",
@@ -242,7 +239,7 @@ describe("operations of other specs", () => {
       },
       "inline",
     );
-    const h = createCore(other, { maxPlants: 1, tokens: [TOKEN], cors: { origins: [] } });
+    const h = createCore(other, { maxItems: 1, tokens: [TOKEN], corsOrigins: [] });
     // No security in this spec: no token needed. No handler is written for either operation: the
     // engine creates with an optional body absent, and serves the list the spec also has.
     const call = (method: string, body = "") =>
@@ -310,14 +307,14 @@ describe("CORS", () => {
     ],
     ["an empty --cors-headers allows only the contract's", [], "traceparent", "authorization, content-type, prefer"],
   ] as const)("preflight allow-headers: %s", (_name, listed, requested, expected) => {
-    const h = createCore(contract, { tokens: [TOKEN], cors: { origins: ["*"], headers: listed } });
+    const h = createCore(contract, { tokens: [TOKEN], corsHeaders: listed });
     const headers = preflight(h, requested);
     expect(headers["access-control-allow-headers"]).toBe(expected);
     expect(headers.vary).toBe("Access-Control-Request-Headers");
   });
 
   it("keys preflight caches on the origin and the asked headers when origins are listed", () => {
-    const strict = createCore(contract, { tokens: [TOKEN], cors: { origins: ["http://good.test"] } });
+    const strict = createCore(contract, { tokens: [TOKEN], corsOrigins: ["http://good.test"] });
     expect(preflight(strict, "traceparent", "http://good.test").vary).toBe("Origin, Access-Control-Request-Headers");
   });
 
@@ -329,7 +326,7 @@ describe("CORS", () => {
   });
 
   it("allows only the configured origins when a list is given", () => {
-    const strict = createCore(contract, { tokens: [TOKEN], cors: { origins: ["http://good.test"] } });
+    const strict = createCore(contract, { tokens: [TOKEN], corsOrigins: ["http://good.test"] });
     const ask = (origin: string) =>
       strict({
         method: "OPTIONS",
