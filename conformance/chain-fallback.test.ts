@@ -3,14 +3,13 @@ import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { compileContract } from "../src/contract/index.js";
 import { runConformance } from "../src/harness/run.js";
+import { openApi } from "../test/openapi-doc.js";
 
 // A create whose answer may hold no id (the contract does not require one), and a read by id. The
 // read is called on what the create made; when the answer holds no id, a made-up one goes instead
 // and 404 is an expected answer: the target is neither blamed nor left unjudged.
-const DOCUMENT = {
-  openapi: "3.0.3",
-  info: { title: "things", version: "1" },
-  paths: {
+const DOCUMENT = openApi(
+  {
     "/things": {
       post: {
         operationId: "createThing",
@@ -39,13 +38,17 @@ const DOCUMENT = {
       },
     },
   },
-  components: {
-    schemas: {
-      // No `type` and no required id: a string answer, or an object without id, is acceptable.
-      Thing: { properties: { id: { type: "string" }, name: { type: "string", maxLength: 20 } } },
+  {
+    openapi: "3.0.3",
+    title: "things",
+    components: {
+      schemas: {
+        // No `type` and no required id: a string answer, or an object without id, is acceptable.
+        Thing: { properties: { id: { type: "string" }, name: { type: "string", maxLength: 20 } } },
+      },
     },
   },
-};
+);
 
 /** Answers every create with `{}` (no id), every read with 404, and counts the reads' paths. */
 async function startForgetful(): Promise<{ url: string; reads: string[]; close: () => Promise<void> }> {

@@ -6,14 +6,13 @@ import { checkRequest, compileContract, type Contract } from "../src/contract/in
 import { encodeBody } from "../src/harness/generate/encoding.js";
 import { positiveBodies } from "../src/harness/generate/bodies.js";
 import { runConformance } from "../src/harness/run.js";
+import { openApi } from "../test/openapi-doc.js";
 
 // Operations whose bodies are forms, not JSON: urlencoded and multipart, each read field by field as
 // its schema and `encoding` say, judged by the contract, and generated like JSON bodies.
 const contract: Contract = compileContract(
-  {
-    openapi: "3.1.0",
-    info: { title: "forms", version: "1" },
-    paths: {
+  openApi(
+    {
       "/notes": {
         post: {
           operationId: "createNote",
@@ -58,7 +57,8 @@ const contract: Contract = compileContract(
         },
       },
     },
-  },
+    { title: "forms" },
+  ),
   "forms.yaml",
 );
 const form = (body: string) => ({

@@ -11,6 +11,7 @@ import { kitContract } from "../test/helpers.js";
 import { runCli } from "../test/process.js";
 import { tempDir } from "../test/temp-dir.js";
 import type { CaseResult } from "../src/harness/results.js";
+import { openApi } from "../test/openapi-doc.js";
 
 // A short or common-word token (`valid`, `plant`, `x`) is masked where it is a secret, never in the
 // harness's own words: fixture ids, check ids, paths, variable names.
@@ -172,20 +173,23 @@ describe("a short or common-word token masks the secret, not the words that cont
     const responses = { "200": { description: "ok", content: { "application/json": { schema: { type: "object" } } } } };
     writeFileSync(
       spec,
-      JSON.stringify({
-        openapi: "3.1.0",
-        info: { title: "keys", version: "1" },
-        components: {
-          securitySchemes: {
-            key: { type: "apiKey", in: "query", name: "api_key" },
-            basic: { type: "http", scheme: "basic" },
+      JSON.stringify(
+        openApi(
+          {
+            "/x": { get: { operationId: "x", security: [{ key: [] }], responses } },
+            "/basic": { get: { operationId: "basic", security: [{ basic: [] }], responses } },
           },
-        },
-        paths: {
-          "/x": { get: { operationId: "x", security: [{ key: [] }], responses } },
-          "/basic": { get: { operationId: "basic", security: [{ basic: [] }], responses } },
-        },
-      }),
+          {
+            title: "keys",
+            components: {
+              securitySchemes: {
+                key: { type: "apiKey", in: "query", name: "api_key" },
+                basic: { type: "http", scheme: "basic" },
+              },
+            },
+          },
+        ),
+      ),
     );
     const fixtures = join(dir, "key-fixtures");
     mkdirSync(fixtures);

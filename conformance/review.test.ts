@@ -15,6 +15,7 @@ import { jsonReport } from "../src/harness/reporters/json.js";
 import { junitReport } from "../src/harness/reporters/junit.js";
 import type { RunEvent } from "../src/harness/results.js";
 import { runConformance } from "../src/harness/run.js";
+import { openApi } from "../test/openapi-doc.js";
 
 // Cases found by reviewing the harness against hostile and unusual targets.
 const contract = await kitContract();
@@ -251,18 +252,22 @@ describe("credentials for other security schemes", () => {
     const spec = join(dir, "spec.json");
     writeFileSync(
       spec,
-      JSON.stringify({
-        openapi: "3.0.3",
-        info: { title: "keys", version: "1" },
-        security: [{ session: [], key: [] }],
-        components: {
-          securitySchemes: {
-            session: { type: "apiKey", in: "cookie", name: "sid" },
-            key: { type: "apiKey", in: "header", name: "X-Key" },
+      JSON.stringify(
+        openApi(
+          { "/ping": { get: { operationId: "ping", responses: { "200": { description: "ok" } } } } },
+          {
+            openapi: "3.0.3",
+            title: "keys",
+            security: [{ session: [], key: [] }],
+            components: {
+              securitySchemes: {
+                session: { type: "apiKey", in: "cookie", name: "sid" },
+                key: { type: "apiKey", in: "header", name: "X-Key" },
+              },
+            },
           },
-        },
-        paths: { "/ping": { get: { operationId: "ping", responses: { "200": { description: "ok" } } } } },
-      }),
+        ),
+      ),
     );
     const fixtures = join(dir, "fixtures");
     const { mkdirSync } = await import("node:fs");

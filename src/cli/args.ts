@@ -1,7 +1,8 @@
 import { resolve } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { KitError } from "../errors.js";
-import type { Flag, FlagTable, FlagValues } from "./flags.js";
+import { helpText, type CommandFlags, type Flag, type FlagTable, type FlagValues } from "./flags.js";
+import type { Io } from "./io.js";
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 
@@ -28,6 +29,22 @@ export interface ParseFlagsOptions {
    * handles their errors (conformance writes them into its reports).
    */
   readonly lazyIntegers?: boolean;
+}
+
+/**
+ * A command's start: its flags parsed from the command line and the environment, or undefined when
+ * --help was asked for (the help is printed, and the command exits 0).
+ */
+export function commandValues<T extends FlagTable>(
+  argv: readonly string[],
+  spec: CommandFlags<T>,
+  io: Io,
+  options: Omit<ParseFlagsOptions, "env"> = {},
+): FlagValues<T> | undefined {
+  const { values } = parseFlags(argv, spec.flags, { ...options, env: io.env });
+  if ((values as { help?: unknown }).help !== true) return values;
+  io.out(helpText(spec));
+  return undefined;
 }
 
 /**

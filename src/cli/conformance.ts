@@ -30,7 +30,7 @@ import {
 import { loadContract, type Contract } from "../contract/index.js";
 import { KitError } from "../errors.js";
 import { DEFAULT_FIXTURES, DEFAULT_SPEC, shortPath } from "../paths.js";
-import { parseFlags, parseReportFlag } from "./args.js";
+import { commandValues, parseReportFlag } from "./args.js";
 import {
   CERTIFICATE_KEY_VARIABLE,
   certificateInputs,
@@ -39,7 +39,7 @@ import {
   removeStaleCertificate,
   type CertificateInputs,
 } from "./certificate.js";
-import { helpText, type CommandFlags, type FlagValues } from "./flags.js";
+import { type CommandFlags, type FlagValues } from "./flags.js";
 import type { Io } from "./io.js";
 
 /** What `--generate` alone means, and what a run of another spec without fixtures generates. */
@@ -310,11 +310,8 @@ baseline; target unreachable; a case that could not be judged).`,
 /** `plantstore conformance`: a thin shell over runConformance and the reporters. */
 export async function conformance(argv: string[], io: Io): Promise<number> {
   // Integers are read where the run's errors are caught, so a bad value is written into the reports too.
-  const { values } = parseFlags(argv, CONFORMANCE.flags, { env: io.env, lazyIntegers: true });
-  if (values.help) {
-    io.out(helpText(CONFORMANCE));
-    return 0;
-  }
+  const values = commandValues(argv, CONFORMANCE, io, { lazyIntegers: true });
+  if (values === undefined) return 0;
   const target = values.target;
   if (target === undefined || target === "")
     throw new KitError("PS_USAGE", "--target URL is required (or set PLANTSTORE_TARGET)");

@@ -45,6 +45,34 @@ export const READY_FILE_FLAG = {
   option: null,
 } as const satisfies Flag;
 
+/** --host and --port of a server command (serve, mock): the same words, its own port variable and default. */
+export function bindFlags(
+  defaults: { readonly host: string; readonly port: number },
+  portEnv: string,
+  options: string,
+) {
+  return {
+    host: {
+      type: "string",
+      value: "HOST",
+      help: "address to bind",
+      env: "PLANTSTORE_HOST",
+      default: defaults.host,
+      option: `${options}.host`,
+    },
+    port: {
+      type: "integer",
+      value: "PORT",
+      help: "port to bind, 0 for any free port",
+      min: 0,
+      max: 65535,
+      env: portEnv,
+      default: defaults.port,
+      option: `${options}.port`,
+    },
+  } as const satisfies FlagTable;
+}
+
 /** A command as --help and docs/flags.md describe it. */
 export interface CommandFlags<T extends FlagTable = FlagTable> {
   readonly command: string;

@@ -5,8 +5,8 @@ import { shellQuote } from "../shell.js";
 import { KitError } from "../errors.js";
 import { startPrism } from "../mock/prism.js";
 import { DEFAULT_HTTP_OPTIONS, DEV_TOKEN } from "../server/index.js";
-import { parseFlags } from "./args.js";
-import { helpText, READY_FILE_FLAG, type CommandFlags } from "./flags.js";
+import { commandValues } from "./args.js";
+import { bindFlags, READY_FILE_FLAG, type CommandFlags } from "./flags.js";
 import type { Io } from "./io.js";
 import { readyFile } from "./ready.js";
 import { createPlantCurl } from "./serve.js";
@@ -22,24 +22,7 @@ export const MOCK = {
     "Starts the Prism mock (@stoplight/prism-cli) of the Plant Store spec: stateless, answers from the\n" +
     "spec's examples (or, with --dynamic, from data generated from the schemas).",
   flags: {
-    host: {
-      type: "string",
-      value: "HOST",
-      help: "address to bind",
-      env: "PLANTSTORE_HOST",
-      default: DEFAULT_HTTP_OPTIONS.host,
-      option: "PrismOptions.host",
-    },
-    port: {
-      type: "integer",
-      value: "PORT",
-      help: "port to bind, 0 for any free port",
-      min: 0,
-      max: 65535,
-      env: "PLANTSTORE_MOCK_PORT",
-      default: MOCK_PORT,
-      option: "PrismOptions.port",
-    },
+    ...bindFlags({ host: DEFAULT_HTTP_OPTIONS.host, port: MOCK_PORT }, "PLANTSTORE_MOCK_PORT", "PrismOptions"),
     dynamic: {
       type: "boolean",
       help: "generate answers from the schemas instead of serving the examples",
@@ -64,11 +47,8 @@ export const MOCK = {
 
 /** \`plantstore mock\`: runs Prism until a signal, or until Prism exits on its own (exit 2). */
 export async function mock(argv: string[], io: Io): Promise<number> {
-  const { values } = parseFlags(argv, MOCK.flags, { env: io.env });
-  if (values.help) {
-    io.out(helpText(MOCK));
-    return 0;
-  }
+  const values = commandValues(argv, MOCK, io);
+  if (values === undefined) return 0;
   if (values.seed !== undefined && values.dynamic !== true)
     throw new KitError("PS_USAGE", "--seed only applies with --dynamic");
   // The spec is read and checked first, so a missing or invalid one is one line, as in conformance.

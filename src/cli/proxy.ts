@@ -11,8 +11,8 @@ import {
 } from "../proxy/index.js";
 import { KitError } from "../errors.js";
 import { DEFAULT_SPEC } from "../paths.js";
-import { parseFlags, parseReportFlag } from "./args.js";
-import { helpText, READY_FILE_FLAG, type CommandFlags } from "./flags.js";
+import { commandValues, parseReportFlag } from "./args.js";
+import { READY_FILE_FLAG, type CommandFlags } from "./flags.js";
 import type { Io } from "./io.js";
 import { readyFile } from "./ready.js";
 
@@ -127,11 +127,8 @@ Exit codes: 0 no answer broke the contract; 1 one did (or a request did, with --
 
 /** \`plantstore proxy\`: a thin shell over startProxy and the reporters; resolves with the exit code. */
 export async function proxy(argv: string[], io: Io): Promise<number> {
-  const { values } = parseFlags(argv, PROXY.flags, { env: io.env });
-  if (values.help) {
-    io.out(helpText(PROXY));
-    return 0;
-  }
+  const values = commandValues(argv, PROXY, io);
+  if (values === undefined) return 0;
   const target = values.target;
   if (target === undefined || target === "")
     throw new KitError("PS_USAGE", "--target URL is required (or set PLANTSTORE_TARGET)");

@@ -5,10 +5,11 @@ import {
   DEV_TOKEN,
   startMockServer,
   startReferenceServer,
+  type MockServerConfig,
 } from "../server/index.js";
 import { shellQuote } from "../shell.js";
-import { parseFlags } from "./args.js";
-import { helpText, READY_FILE_FLAG, type CommandFlags } from "./flags.js";
+import { commandValues } from "./args.js";
+import { bindFlags, READY_FILE_FLAG, type CommandFlags, type FlagValues } from "./flags.js";
 import { onShutdown, type Io } from "./io.js";
 import { logBatch } from "./log-batch.js";
 import { readyFile } from "./ready.js";
@@ -29,24 +30,7 @@ export const SERVE = {
       more: "Creates, reads, replaces, patches, deletes and lists act on an in-memory store, as the document's resources say; other operations answer their examples. The start-up report says how each operation is served.",
       option: null,
     },
-    host: {
-      type: "string",
-      value: "HOST",
-      help: "address to bind",
-      env: "PLANTSTORE_HOST",
-      default: DEFAULT_HTTP_OPTIONS.host,
-      option: `${server}.host`,
-    },
-    port: {
-      type: "integer",
-      value: "PORT",
-      help: "port to bind, 0 for any free port",
-      min: 0,
-      max: 65535,
-      env: "PLANTSTORE_PORT",
-      default: DEFAULT_HTTP_OPTIONS.port,
-      option: `${server}.port`,
-    },
+    ...bindFlags(DEFAULT_HTTP_OPTIONS, "PLANTSTORE_PORT", server),
     token: {
       type: "string",
       multiple: true,
@@ -136,11 +120,8 @@ export const SERVE = {
 
 /** \`plantstore serve\`: resolves when the server has stopped after a signal. */
 export async function serve(argv: string[], io: Io): Promise<number> {
-  const { values } = parseFlags(argv, SERVE.flags, { env: io.env });
-  if (values.help) {
-    io.out(helpText(SERVE));
-    return 0;
-  }
+  const values = commandValues(argv, SERVE, io);
+  if (values === undefined) return 0;
   const tokens = values.token ?? [];
   if (values.spec !== undefined) return serveSpec(values.spec, values, io);
   const ready = readyFile(values["ready-file"]);
@@ -149,22 +130,7 @@ export async function serve(argv: string[], io: Io): Promise<number> {
   const signalled = io.signal;
   const logged = requestLog(io, values.quiet);
   io = logged.io;
-  const server = await startReferenceServer({
-    host: values.host,
-    port: values.port,
-    tokens,
-    // An empty PLANTSTORE_CORS_ORIGINS is no choice: the default stands.
-    corsOrigins: values["cors-origin"].length > 0 ? values["cors-origin"] : [...SERVE.flags["cors-origin"].default],
-    corsHeaders: values["cors-headers"],
-    maxItems: values["max-items"],
-    maxBodyBytes: values["max-body"],
-    delayMs: values.delay,
-    admin: values.admin,
-    errorsOnDemand: values["errors-on-demand"],
-    dataFile: values.data,
-    saveFile: values.save,
-    log: logged.log,
-  });
+  const server = await startReferenceServer(serverConfig(values, logged.log));
   const bearer = tokens.length === 0 ? DEV_TOKEN : "$PLANTSTORE_TOKEN";
   io.out(`Plant Store reference server listening on ${server.url}`);
   if (tokens.length === 0) io.out(`Development token: ${DEV_TOKEN} (pass --token to choose your own)`);
@@ -185,7 +151,30 @@ export async function serve(argv: string[], io: Io): Promise<number> {
   return 0;
 }
 
-type ServeValues = ReturnType<typeof parseFlags<typeof SERVE.flags>>["values"];
+type ServeValues = FlagValues<typeof SERVE.flags>;
+
+/** The mock server's options from serve's flags, the same for the Plant Store and for --spec. */
+function serverConfig(
+  values: ServeValues,
+  log: ((line: string) => void) | undefined,
+): Omit<MockServerConfig, "contract"> {
+  return {
+    host: values.host,
+    port: values.port,
+    tokens: values.token ?? [],
+    // An empty PLANTSTORE_CORS_ORIGINS is no choice: the default stands.
+    corsOrigins: values["cors-origin"].length > 0 ? values["cors-origin"] : [...SERVE.flags["cors-origin"].default],
+    corsHeaders: values["cors-headers"],
+    maxItems: values["max-items"],
+    maxBodyBytes: values["max-body"],
+    delayMs: values.delay,
+    admin: values.admin,
+    errorsOnDemand: values["errors-on-demand"],
+    dataFile: values.data,
+    saveFile: values.save,
+    log,
+  };
+}
 
 /** `plantstore serve --spec FILE`: the mock engine on any document, with its start-up report. */
 async function serveSpec(spec: string, values: ServeValues, io: Io): Promise<number> {
@@ -197,22 +186,7 @@ async function serveSpec(spec: string, values: ServeValues, io: Io): Promise<num
   io = logged.io;
   const tokens = values.token ?? [];
   const restoring = values.save !== undefined && existsSync(values.save);
-  const server = await startMockServer({
-    contract,
-    host: values.host,
-    port: values.port,
-    tokens,
-    corsOrigins: values["cors-origin"].length > 0 ? values["cors-origin"] : [...SERVE.flags["cors-origin"].default],
-    corsHeaders: values["cors-headers"],
-    maxItems: values["max-items"],
-    maxBodyBytes: values["max-body"],
-    delayMs: values.delay,
-    dataFile: values.data,
-    saveFile: values.save,
-    admin: values.admin,
-    errorsOnDemand: values["errors-on-demand"],
-    log: logged.log,
-  });
+  const server = await startMockServer({ ...serverConfig(values, logged.log), contract });
   io.out(`Mock of ${contract.title} ${contract.version} (${spec}) listening on ${server.url}`);
   if (tokens.length === 0)
     io.out(

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { checkRequest, checkRequestValue, checkResponse } from "./acceptability.js";
 import type { CheckedRequest, CheckedResponse, HeaderFields } from "./acceptability.js";
 import { compileContract } from "./contract.js";
+import { openApi } from "../../test/openapi-doc.js";
 
 const object = (required: string[], properties: Record<string, unknown>) => ({ type: "object", required, properties });
 const string = { type: "string" };
@@ -13,10 +14,8 @@ const schemas = {
 const json = (name: keyof typeof schemas) => ({ schema: { $ref: `#/components/schemas/${name}` } });
 
 const contract = compileContract(
-  {
-    openapi: "3.1.0",
-    info: { title: "acceptability", version: "1" },
-    paths: {
+  openApi(
+    {
       "/plants": {
         post: {
           operationId: "createPlant",
@@ -37,8 +36,8 @@ const contract = compileContract(
         },
       },
     },
-    components: { schemas },
-  },
+    { title: "acceptability", components: { schemas } },
+  ),
   "inline",
 );
 const create = contract.operation("createPlant")!;
@@ -174,10 +173,8 @@ describe("checkResponse: each reason, and what is not judged", () => {
 
 describe("bodies of plain text, and JSON under a media range", () => {
   const ranges = compileContract(
-    {
-      openapi: "3.0.3",
-      info: { title: "text and ranges", version: "1" },
-      paths: {
+    openApi(
+      {
         "/raw": {
           post: {
             operationId: "raw",
@@ -197,7 +194,8 @@ describe("bodies of plain text, and JSON under a media range", () => {
           },
         },
       },
-    },
+      { openapi: "3.0.3", title: "text and ranges" },
+    ),
     "ranges.yaml",
   );
   const raw = ranges.operation("raw")!;
@@ -234,10 +232,8 @@ describe("bodies of plain text, and JSON under a media range", () => {
 describe("answers that carry no content by HTTP", () => {
   it("a 204 is judged without a body, even where the document gives it content (Asana's removeUser)", () => {
     const c = compileContract(
-      {
-        openapi: "3.0.0",
-        info: { title: "t", version: "1" },
-        paths: {
+      openApi(
+        {
           "/x": {
             post: {
               operationId: "x",
@@ -250,7 +246,8 @@ describe("answers that carry no content by HTTP", () => {
             },
           },
         },
-      },
+        { openapi: "3.0.0" },
+      ),
       "no-content.yaml",
     );
     const checked = checkResponse(c.operation("x")!, { status: 204, headers: {}, body: new Uint8Array() });

@@ -11,6 +11,7 @@ import { parseJsonExact } from "./exact-json.js";
 import { resolvePointer } from "./json-pointer.js";
 import { loadContract } from "./load-contract.js";
 import type { Violation } from "./violations.js";
+import { openApi } from "../../test/openapi-doc.js";
 
 const MULTI = join(KIT_ROOT, "test", "data", "multi-op", "plant-store-multi.yaml");
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
@@ -267,85 +268,86 @@ describe("the multi-operation Plant Store (test/data/multi-op/plant-store-multi.
 });
 
 /** A 3.1 document where everything that can be a $ref is one, some through chains of $refs. */
-const multiRef = {
-  openapi: "3.1.0",
-  info: { title: "refs", version: "1" },
-  paths: {
+const multiRef = openApi(
+  {
     "/things/{id}": { $ref: "#/components/pathItems/Thing" },
     "/aliases/{id}": { $ref: "#/components/pathItems/Alias" },
     "x-note": { get: { responses: { "200": { description: "not a path" } } } },
   },
-  components: {
-    pathItems: {
-      Alias: { $ref: "#/components/pathItems/Thing" },
-      Thing: {
-        parameters: [{ $ref: "#/components/parameters/IdAlias" }, { $ref: "#/components/parameters/Trace" }],
-        get: {
-          operationId: "getThing",
-          parameters: [
-            { $ref: "#/components/parameters/Filter" },
-            { name: "Trace", in: "header", schema: { type: "string" } },
-          ],
-          responses: {
-            "200": { $ref: "#/components/responses/ThingAlias" },
-            "4XX": { $ref: "#/components/responses/Problem" },
-            default: { $ref: "#/components/responses/Problem" },
-            "x-internal": true,
+  {
+    title: "refs",
+    components: {
+      pathItems: {
+        Alias: { $ref: "#/components/pathItems/Thing" },
+        Thing: {
+          parameters: [{ $ref: "#/components/parameters/IdAlias" }, { $ref: "#/components/parameters/Trace" }],
+          get: {
+            operationId: "getThing",
+            parameters: [
+              { $ref: "#/components/parameters/Filter" },
+              { name: "Trace", in: "header", schema: { type: "string" } },
+            ],
+            responses: {
+              "200": { $ref: "#/components/responses/ThingAlias" },
+              "4XX": { $ref: "#/components/responses/Problem" },
+              default: { $ref: "#/components/responses/Problem" },
+              "x-internal": true,
+            },
+          },
+          put: {
+            operationId: "putThing",
+            parameters: [{ name: "trace", in: "header", required: true, schema: { type: "string", minLength: 3 } }],
+            requestBody: { $ref: "#/components/requestBodies/ThingBodyAlias" },
+            responses: { "2XX": { description: "stored" } },
           },
         },
-        put: {
-          operationId: "putThing",
-          parameters: [{ name: "trace", in: "header", required: true, schema: { type: "string", minLength: 3 } }],
-          requestBody: { $ref: "#/components/requestBodies/ThingBodyAlias" },
-          responses: { "2XX": { description: "stored" } },
+      },
+      parameters: {
+        IdAlias: { $ref: "#/components/parameters/Id" },
+        Id: { name: "id", in: "path", required: true, schema: { $ref: "#/components/schemas/Id" } },
+        Filter: {
+          name: "filter",
+          in: "query",
+          content: { "application/json": { schema: { $ref: "#/components/schemas/Filter" } } },
+        },
+        Trace: { name: "trace", in: "header", schema: { type: "string" } },
+      },
+      headers: {
+        RateAlias: { $ref: "#/components/headers/Rate" },
+        Rate: { required: true, schema: { type: "integer" } },
+        Ids: { explode: true, schema: { type: "array", items: { type: "integer", format: "int64" } } },
+      },
+      responses: {
+        ThingAlias: { $ref: "#/components/responses/Thing" },
+        Thing: {
+          description: "a thing",
+          headers: {
+            "Content-Type": { schema: { type: "string" } },
+            "X-Rate": { $ref: "#/components/headers/RateAlias" },
+            "X-Ids": { $ref: "#/components/headers/Ids" },
+          },
+          content: { "application/json": { schema: { $ref: "#/components/schemas/Thing" } } },
+        },
+        Problem: {
+          description: "a problem",
+          content: { "application/problem+json": { schema: { type: "object", required: ["title"] } } },
         },
       },
-    },
-    parameters: {
-      IdAlias: { $ref: "#/components/parameters/Id" },
-      Id: { name: "id", in: "path", required: true, schema: { $ref: "#/components/schemas/Id" } },
-      Filter: {
-        name: "filter",
-        in: "query",
-        content: { "application/json": { schema: { $ref: "#/components/schemas/Filter" } } },
-      },
-      Trace: { name: "trace", in: "header", schema: { type: "string" } },
-    },
-    headers: {
-      RateAlias: { $ref: "#/components/headers/Rate" },
-      Rate: { required: true, schema: { type: "integer" } },
-      Ids: { explode: true, schema: { type: "array", items: { type: "integer", format: "int64" } } },
-    },
-    responses: {
-      ThingAlias: { $ref: "#/components/responses/Thing" },
-      Thing: {
-        description: "a thing",
-        headers: {
-          "Content-Type": { schema: { type: "string" } },
-          "X-Rate": { $ref: "#/components/headers/RateAlias" },
-          "X-Ids": { $ref: "#/components/headers/Ids" },
+      requestBodies: {
+        ThingBodyAlias: { $ref: "#/components/requestBodies/ThingBody" },
+        ThingBody: {
+          required: true,
+          content: { "application/json": { schema: { $ref: "#/components/schemas/Thing" } } },
         },
-        content: { "application/json": { schema: { $ref: "#/components/schemas/Thing" } } },
       },
-      Problem: {
-        description: "a problem",
-        content: { "application/problem+json": { schema: { type: "object", required: ["title"] } } },
+      schemas: {
+        Id: { type: "integer", format: "int64" },
+        Filter: { type: "object", properties: { size: { type: "integer" } }, additionalProperties: false },
+        Thing: { type: "object", required: ["id"], properties: { id: { $ref: "#/components/schemas/Id" } } },
       },
-    },
-    requestBodies: {
-      ThingBodyAlias: { $ref: "#/components/requestBodies/ThingBody" },
-      ThingBody: {
-        required: true,
-        content: { "application/json": { schema: { $ref: "#/components/schemas/Thing" } } },
-      },
-    },
-    schemas: {
-      Id: { type: "integer", format: "int64" },
-      Filter: { type: "object", properties: { size: { type: "integer" } }, additionalProperties: false },
-      Thing: { type: "object", required: ["id"], properties: { id: { $ref: "#/components/schemas/Id" } } },
     },
   },
-};
+);
 
 describe("compiling $ref'd objects from where they live", () => {
   const contract = compileContract(multiRef, "inline");
@@ -418,7 +420,7 @@ describe("compiling $ref'd objects from where they live", () => {
 
   it("refuses a $ref that leads nowhere or round in a circle, naming where it was met", () => {
     const refuse = (responses: unknown, components: unknown): KitError => {
-      const doc = { openapi: "3.1.0", info: { title: "t", version: "1" }, paths: { "/a": { get: { responses } } } };
+      const doc = openApi({ "/a": { get: { responses } } });
       try {
         compileContract({ ...doc, components }, "inline");
       } catch (error) {
@@ -441,10 +443,8 @@ describe("compiling $ref'd objects from where they live", () => {
 describe("response lookup in an OpenAPI 3.0 document with $ref'd responses", () => {
   it("finds exact codes, ranges and default, compiled from where the responses live", () => {
     const contract = compileContract(
-      {
-        openapi: "3.0.3",
-        info: { title: "t", version: "1" },
-        paths: {
+      openApi(
+        {
           "/a/{n}": {
             parameters: [{ $ref: "#/components/parameters/N" }],
             get: {
@@ -458,28 +458,31 @@ describe("response lookup in an OpenAPI 3.0 document with $ref'd responses", () 
             },
           },
         },
-        components: {
-          parameters: {
-            N: {
-              name: "n",
-              in: "path",
-              required: true,
-              schema: { type: "number", minimum: 0, exclusiveMinimum: true },
+        {
+          openapi: "3.0.3",
+          components: {
+            parameters: {
+              N: {
+                name: "n",
+                in: "path",
+                required: true,
+                schema: { type: "number", minimum: 0, exclusiveMinimum: true },
+              },
             },
-          },
-          responses: {
-            Ok: {
-              description: "ok",
-              headers: { "X-Count": { required: true, schema: { type: "integer", nullable: true } } },
-              content: { "application/json": { schema: { type: "string", nullable: true } } },
-            },
-            Failure: {
-              description: "failure",
-              content: { "application/problem+json": { schema: { type: "object", required: ["title"] } } },
+            responses: {
+              Ok: {
+                description: "ok",
+                headers: { "X-Count": { required: true, schema: { type: "integer", nullable: true } } },
+                content: { "application/json": { schema: { type: "string", nullable: true } } },
+              },
+              Failure: {
+                description: "failure",
+                content: { "application/problem+json": { schema: { type: "object", required: ["title"] } } },
+              },
             },
           },
         },
-      },
+      ),
       "inline",
     );
     const op = contract.operation("getA")!;
@@ -510,10 +513,8 @@ describe("compiling each schema once", () => {
   it("shares validators between schemas written alike, never their locations or place-bound meanings", () => {
     const int = { type: "integer", minimum: 1 };
     const contract = compileContract(
-      {
-        openapi: "3.1.0",
-        info: { title: "t", version: "1" },
-        paths: {
+      openApi(
+        {
           "/a": {
             get: {
               parameters: [
@@ -536,8 +537,8 @@ describe("compiling each schema once", () => {
             },
           },
         },
-        components: { schemas: { Int: { type: "integer", minimum: 10 } } },
-      },
+        { components: { schemas: { Int: { type: "integer", minimum: 10 } } } },
+      ),
       "inline",
     );
     const op = contract.operation("GET /a")!;

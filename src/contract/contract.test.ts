@@ -12,6 +12,7 @@ import { compileContract } from "./contract.js";
 import { resolvePointer } from "./json-pointer.js";
 import { loadContract } from "./load-contract.js";
 import { matchMediaType } from "./media-type.js";
+import { openApi } from "../../test/openapi-doc.js";
 
 const run = promisify(execFile);
 
@@ -105,36 +106,40 @@ describe("loadContract", () => {
   });
 
   it("compiles an OpenAPI 3.0 document in its own dialect (nullable, boolean exclusiveMinimum)", async () => {
-    const file = write("v30.json", {
-      openapi: "3.0.3",
-      info: { title: "t", version: "1" },
-      paths: {
-        "/things/{id}": {
-          put: {
-            operationId: "putThing",
-            requestBody: {
-              required: true,
-              content: { "application/json": { schema: { $ref: "#/components/schemas/Thing" } } },
-            },
-            responses: {
-              "2XX": { description: "ok" },
-              default: { description: "err", content: { "application/json": { schema: { type: "object" } } } },
-            },
-          },
-        },
-      },
-      components: {
-        schemas: {
-          Thing: {
-            type: "object",
-            properties: {
-              size: { type: "number", minimum: 0, exclusiveMinimum: true },
-              note: { type: "string", nullable: true },
+    const file = write(
+      "v30.json",
+      openApi(
+        {
+          "/things/{id}": {
+            put: {
+              operationId: "putThing",
+              requestBody: {
+                required: true,
+                content: { "application/json": { schema: { $ref: "#/components/schemas/Thing" } } },
+              },
+              responses: {
+                "2XX": { description: "ok" },
+                default: { description: "err", content: { "application/json": { schema: { type: "object" } } } },
+              },
             },
           },
         },
-      },
-    });
+        {
+          openapi: "3.0.3",
+          components: {
+            schemas: {
+              Thing: {
+                type: "object",
+                properties: {
+                  size: { type: "number", minimum: 0, exclusiveMinimum: true },
+                  note: { type: "string", nullable: true },
+                },
+              },
+            },
+          },
+        },
+      ),
+    );
     const contract = await loadContract(file);
     expect(contract.dialect).toBe("openapi-3.0");
     const route = contract.route("PUT", "/things/a%20b");
@@ -151,10 +156,8 @@ describe("loadContract", () => {
 
   it("compiles circular schemas", () => {
     const contract = compileContract(
-      {
-        openapi: "3.1.0",
-        info: { title: "t", version: "1" },
-        paths: {
+      openApi(
+        {
           "/tree": {
             post: {
               requestBody: { content: { "application/json": { schema: { $ref: "#/components/schemas/Node" } } } },
@@ -162,15 +165,17 @@ describe("loadContract", () => {
             },
           },
         },
-        components: {
-          schemas: {
-            Node: {
-              type: "object",
-              properties: { children: { type: "array", items: { $ref: "#/components/schemas/Node" } } },
+        {
+          components: {
+            schemas: {
+              Node: {
+                type: "object",
+                properties: { children: { type: "array", items: { $ref: "#/components/schemas/Node" } } },
+              },
             },
           },
         },
-      },
+      ),
       "inline",
     );
     const op = contract.operation("POST /tree")!;
@@ -182,13 +187,10 @@ describe("loadContract", () => {
   it("knows when an operation needs no credentials: no requirement, or an empty one among them", () => {
     const doc = (security: unknown) =>
       compileContract(
-        {
-          openapi: "3.1.0",
-          info: { title: "t", version: "1" },
-          security,
-          components: { securitySchemes: { b: { type: "http", scheme: "bearer" } } },
-          paths: { "/a": { get: { responses: { "200": { description: "ok" } } } } },
-        },
+        openApi(
+          { "/a": { get: { responses: { "200": { description: "ok" } } } } },
+          { security, components: { securitySchemes: { b: { type: "http", scheme: "bearer" } } } },
+        ),
         "inline",
       );
     expect(doc([{ b: [] }]).operation("GET /a")!.authRequired).toBe(true);

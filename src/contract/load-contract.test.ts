@@ -7,6 +7,7 @@ import { KitError } from "../errors.js";
 import { KIT_ROOT } from "../paths.js";
 import { loadContract, readContractDocument } from "./load-contract.js";
 import { openapiSchemaProblems } from "./openapi-schema.js";
+import { openApi } from "../../test/openapi-doc.js";
 
 const OAI_EXAMPLES = join(KIT_ROOT, "test", "data", "oai-examples");
 const SPLIT_SPEC = join(KIT_ROOT, "test", "data", "split-spec", "openapi.yaml");
@@ -116,10 +117,8 @@ describe("a document split across files (test/data/split-spec)", () => {
     const dir = tempDir("plantstore-split-");
     writeFileSync(join(dir, "schemas.json"), JSON.stringify({ Thing: { type: "object", required: ["id"] } }));
     const example = { stats: { $ref: "never-published.yaml" } };
-    const doc = {
-      openapi: "3.0.3",
-      info: { title: "t", version: "1" },
-      paths: {
+    const doc = openApi(
+      {
         "/a": {
           get: {
             responses: {
@@ -136,8 +135,8 @@ describe("a document split across files (test/data/split-spec)", () => {
           },
         },
       },
-      components: { examples: { Stats: { value: example } } },
-    };
+      { openapi: "3.0.3", components: { examples: { Stats: { value: example } } } },
+    );
     writeFileSync(join(dir, "openapi.json"), JSON.stringify(doc));
     const contract = await loadContract(join(dir, "openapi.json"));
     const loaded = contract.document as { components: { examples: { Stats: { value: unknown } } } };
@@ -315,8 +314,8 @@ describe("valid documents of every 3.0.x and 3.1.x shape load (swagger-parser's 
         webhooks: { ping: { post: { responses: { "200": { description: "ok" } } } } },
       },
     ],
-    ["3.0.4", { openapi: "3.0.4", info: { title: "t", version: "1" }, paths: {} }],
-    ["3.1.2", { openapi: "3.1.2", info: { title: "t", version: "1" }, paths: {} }],
+    ["3.0.4", openApi({}, { openapi: "3.0.4" })],
+    ["3.1.2", openApi({}, { openapi: "3.1.2" })],
   ])("%s", async (_name, doc) => {
     const file = join(tempDir("plantstore-valid-"), "spec.json");
     writeFileSync(file, JSON.stringify(doc));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { compileContract } from "./contract.js";
 import { compareTemplates } from "./routing.js";
+import { openApi } from "../../test/openapi-doc.js";
 
 const ok = { "200": { description: "ok" } };
 const op = (operationId: string) => ({ operationId, responses: ok });
@@ -8,10 +9,8 @@ const param = (name: string) => ({ name, in: "path", required: true, schema: { t
 
 // Declared least specific first wherever it can be, so declaration order alone would route wrongly.
 const contract = compileContract(
-  {
-    openapi: "3.1.0",
-    info: { title: "routing", version: "1" },
-    paths: {
+  openApi(
+    {
       "/plants/{id}": {
         parameters: [param("id")],
         get: op("getPlant"),
@@ -31,7 +30,8 @@ const contract = compileContract(
       "/twins/{a}": { parameters: [param("a")], get: op("getTwinA") },
       "/twins/{b}": { parameters: [param("b")], get: op("getTwinB"), post: op("postTwinB") },
     },
-  },
+    { title: "routing" },
+  ),
   "inline",
 );
 

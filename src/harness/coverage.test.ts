@@ -2,29 +2,26 @@ import { describe, expect, it } from "vitest";
 import { compileContract } from "../contract/index.js";
 import { computeCoverage, coverageLine } from "./coverage.js";
 import type { CaseResult, StepResult } from "./results.js";
+import { openApi } from "../../test/openapi-doc.js";
 
 // A contract of three operations: statuses as exact codes, a range and default.
 const contract = compileContract(
-  {
-    openapi: "3.1.0",
-    info: { title: "t", version: "1" },
-    paths: {
-      "/plants": {
-        get: { operationId: "listPlants", responses: { "200": { description: "ok" }, default: { description: "e" } } },
-        post: {
-          operationId: "createPlant",
-          responses: { "200": { description: "ok" }, "4XX": { description: "refused" } },
-        },
-      },
-      "/plants/{id}": {
-        delete: {
-          operationId: "deletePlant",
-          parameters: [{ name: "id", in: "path", required: true, schema: { type: "integer" } }],
-          responses: { "204": { description: "gone" } },
-        },
+  openApi({
+    "/plants": {
+      get: { operationId: "listPlants", responses: { "200": { description: "ok" }, default: { description: "e" } } },
+      post: {
+        operationId: "createPlant",
+        responses: { "200": { description: "ok" }, "4XX": { description: "refused" } },
       },
     },
-  },
+    "/plants/{id}": {
+      delete: {
+        operationId: "deletePlant",
+        parameters: [{ name: "id", in: "path", required: true, schema: { type: "integer" } }],
+        responses: { "204": { description: "gone" } },
+      },
+    },
+  }),
   "inline.yaml",
 );
 

@@ -29,6 +29,7 @@ import { jsonReport } from "./reporters/json.js";
 import { junitReport } from "./reporters/junit.js";
 import type { RunEvent } from "./results.js";
 import { runConformance } from "./run.js";
+import { openApi } from "../../test/openapi-doc.js";
 
 // A contract with every kind of security scheme, one operation per way of combining them.
 const responses = {
@@ -38,24 +39,8 @@ const responses = {
 const op = (operationId: string, security?: unknown[]) => ({
   get: { operationId, ...(security === undefined ? {} : { security }), responses },
 });
-const DOCUMENT = {
-  openapi: "3.1.0",
-  info: { title: "security", version: "1" },
-  security: [{ bearer: [] }],
-  components: {
-    securitySchemes: {
-      bearer: { type: "http", scheme: "bearer" },
-      basic: { type: "http", scheme: "basic" },
-      custom: { type: "http", scheme: "Token" },
-      headerKey: { type: "apiKey", in: "header", name: "X-API-Key" },
-      queryKey: { type: "apiKey", in: "query", name: "api_key" },
-      cookieKey: { type: "apiKey", in: "cookie", name: "session" },
-      oauth: { type: "oauth2", flows: { clientCredentials: { tokenUrl: "https://id.test/token", scopes: {} } } },
-      oidc: { type: "openIdConnect", openIdConnectUrl: "https://id.test/.well-known/openid-configuration" },
-      mtls: { type: "mutualTLS" },
-    },
-  },
-  paths: {
+const DOCUMENT = openApi(
+  {
     "/bearer": op("bearer"),
     "/basic": op("basic", [{ basic: [] }]),
     "/custom": op("custom", [{ custom: [] }]),
@@ -70,7 +55,24 @@ const DOCUMENT = {
     "/open": op("open", []),
     "/mtls": op("mtls", [{ mtls: [] }]),
   },
-};
+  {
+    title: "security",
+    security: [{ bearer: [] }],
+    components: {
+      securitySchemes: {
+        bearer: { type: "http", scheme: "bearer" },
+        basic: { type: "http", scheme: "basic" },
+        custom: { type: "http", scheme: "Token" },
+        headerKey: { type: "apiKey", in: "header", name: "X-API-Key" },
+        queryKey: { type: "apiKey", in: "query", name: "api_key" },
+        cookieKey: { type: "apiKey", in: "cookie", name: "session" },
+        oauth: { type: "oauth2", flows: { clientCredentials: { tokenUrl: "https://id.test/token", scopes: {} } } },
+        oidc: { type: "openIdConnect", openIdConnectUrl: "https://id.test/.well-known/openid-configuration" },
+        mtls: { type: "mutualTLS" },
+      },
+    },
+  },
+);
 const contract = compileContract(DOCUMENT, "security.json");
 
 const CREDENTIALS = {

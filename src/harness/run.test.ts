@@ -9,6 +9,7 @@ import { kitContract, TOKEN, withReference } from "../../test/helpers.js";
 import { startVariant } from "../../test/variant-server.js";
 import type { RunEvent } from "./results.js";
 import { runConformance } from "./run.js";
+import { openApi } from "../../test/openapi-doc.js";
 
 const contract = await kitContract();
 
@@ -187,10 +188,8 @@ describe("the contract's notes", () => {
     const { consoleReporter } = await import("./reporters/console.js");
     // `\:` in a class is valid ECMA-262 only without the u flag (DigitalOcean's API has such a pattern).
     const noted = compileContract(
-      {
-        openapi: "3.0.3",
-        info: { title: "t", version: "1" },
-        paths: {
+      openApi(
+        {
           "/tags/{name}": {
             get: {
               operationId: "getTag",
@@ -201,7 +200,8 @@ describe("the contract's notes", () => {
             },
           },
         },
-      },
+        { openapi: "3.0.3" },
+      ),
       "noted.json",
     );
     expect(noted.notes).toHaveLength(1);

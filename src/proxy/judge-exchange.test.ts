@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { compileContract } from "../contract/index.js";
 import { kitContract } from "../../test/helpers.js";
 import { judgeRequest, judgeResponse } from "./judge-exchange.js";
+import { openApi } from "../../test/openapi-doc.js";
 
 const contract = await kitContract();
 const same = (t: string): string => t;
@@ -101,10 +102,8 @@ describe("judgeResponse: the harness's checks that need no fixture", () => {
 describe("the proxy routes by OpenAPI's precedence: a concrete path before a templated one", () => {
   // `/plants/{id}` is declared first; `/plants/mine` is its own operation, and `mine` is no integer id.
   const plants = compileContract(
-    {
-      openapi: "3.1.0",
-      info: { title: "precedence", version: "1" },
-      paths: {
+    openApi(
+      {
         "/plants/{id}": {
           get: {
             operationId: "readPlant",
@@ -114,7 +113,8 @@ describe("the proxy routes by OpenAPI's precedence: a concrete path before a tem
         },
         "/plants/mine": { get: { operationId: "myPlants", responses: { "200": { description: "mine" } } } },
       },
-    },
+      { title: "precedence" },
+    ),
     "precedence.json",
   );
   it.each([

@@ -8,12 +8,11 @@ import { proxyConsoleReporter, proxyJsonReport, proxyJunitReport } from "./repor
 import { credentialPlaces, secretsOf } from "./secrets.js";
 import { startProxy } from "./start-proxy.js";
 import type { ProxyEvent } from "./types.js";
+import { openApi } from "../../test/openapi-doc.js";
 
 /** A contract whose one operation needs an apiKey in a header, in the query and in a cookie, all three. */
-const spec = {
-  openapi: "3.1.0",
-  info: { title: "Keys", version: "1" },
-  paths: {
+const spec = openApi(
+  {
     "/things": {
       post: {
         operationId: "createThing",
@@ -37,15 +36,18 @@ const spec = {
       },
     },
   },
-  components: {
-    securitySchemes: {
-      headerKey: { type: "apiKey", in: "header", name: "X-Api-Key" },
-      queryKey: { type: "apiKey", in: "query", name: "api_key" },
-      cookieKey: { type: "apiKey", in: "cookie", name: "session" },
-      unused: { type: "apiKey", in: "header", name: "X-Other-Key" },
+  {
+    title: "Keys",
+    components: {
+      securitySchemes: {
+        headerKey: { type: "apiKey", in: "header", name: "X-Api-Key" },
+        queryKey: { type: "apiKey", in: "query", name: "api_key" },
+        cookieKey: { type: "apiKey", in: "cookie", name: "session" },
+        unused: { type: "apiKey", in: "header", name: "X-Other-Key" },
+      },
     },
   },
-};
+);
 const dir = tempDir("plantstore-proxy-keys-");
 const specFile = join(dir, "keys.json");
 writeFileSync(specFile, JSON.stringify(spec));

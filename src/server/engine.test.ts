@@ -5,6 +5,7 @@ import { runConformance } from "../harness/run.js";
 import { KIT_ROOT } from "../paths.js";
 import { createEngine, type Engine } from "./engine.js";
 import { DEFAULT_HTTP_OPTIONS, startHttpServer, type RunningServer } from "./http-adapter.js";
+import { openApi } from "../../test/openapi-doc.js";
 
 const TOKEN = "engine-test-token";
 let contract: Contract;
@@ -127,10 +128,8 @@ describe("the engine's lists: filtered, then paged, in the order made", () => {
     required: ["id", "name"],
     properties: { id: { type: "integer" }, name: { type: "string" }, tag: { type: "string" } },
   };
-  const doc = {
-    openapi: "3.1.0",
-    info: { title: "lists", version: "1" },
-    paths: {
+  const doc = openApi(
+    {
       "/plants": {
         get: {
           operationId: "listPlants",
@@ -153,7 +152,8 @@ describe("the engine's lists: filtered, then paged, in the order made", () => {
         },
       },
     },
-  };
+    { title: "lists" },
+  );
   it("skips the offset among the matching items only, stops at the limit, and takes the limit's default", async () => {
     const send = inProcess(doc, 100);
     for (let id = 1; id <= 30; id++)
@@ -182,11 +182,8 @@ describe("the engine's Location and envelopes", () => {
     },
   };
   const one = { type: "object", required: ["data"], properties: { data: Item } };
-  const doc = {
-    openapi: "3.0.3",
-    info: { title: "things", version: "1" },
-    servers: [{ url: "/api/v1" }],
-    paths: {
+  const doc = openApi(
+    {
       "/things": {
         post: {
           operationId: "makeThing",
@@ -211,7 +208,8 @@ describe("the engine's Location and envelopes", () => {
         },
       },
     },
-  };
+    { openapi: "3.0.3", title: "things", servers: [{ url: "/api/v1" }] },
+  );
   it("makes the id and the timestamps the server owns, answers 201 with an absolute Location, and reads it back in its envelope", async () => {
     const send = inProcess(doc, 10, { host: "mock.test:4010" });
     const made = send("POST", "/api/v1/things", '{"name":"Fern"}');
@@ -233,10 +231,8 @@ describe("a document whose answers cannot be made", () => {
       required: ["code"],
       properties: { code: { type: "string", minLength: 5, maxLength: 2 } },
     };
-    const doc = {
-      openapi: "3.1.0",
-      info: { title: "impossible", version: "1" },
-      paths: {
+    const doc = openApi(
+      {
         "/status": {
           get: {
             operationId: "getStatus",
@@ -245,7 +241,8 @@ describe("a document whose answers cannot be made", () => {
         },
         "/ping": { get: { operationId: "ping", responses: { "204": { description: "pong" } } } },
       },
-    };
+      { title: "impossible" },
+    );
     const broken = createEngine(compileContract(doc, "impossible.yaml"), {
       credentials: { tokens: [TOKEN], basic: [] },
       cors: { origins: [] },
@@ -282,10 +279,8 @@ describe("a name the request and the answer shape differently", () => {
     const answer = (status: string) => ({
       [status]: { description: "ok", content: { "application/json": { schema: Out, example } } },
     });
-    const doc = {
-      openapi: "3.0.3",
-      info: { title: "regions", version: "1" },
-      paths: {
+    const doc = openApi(
+      {
         "/droplets": {
           post: {
             operationId: "make",
@@ -298,7 +293,8 @@ describe("a name the request and the answer shape differently", () => {
           get: { operationId: "read", responses: { ...answer("200"), "404": { description: "none" } } },
         },
       },
-    };
+      { openapi: "3.0.3", title: "regions" },
+    );
     const e = createEngine(compileContract(doc, "regions.yaml"), {
       credentials: { tokens: [TOKEN], basic: [] },
       cors: { origins: [] },

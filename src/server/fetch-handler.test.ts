@@ -372,7 +372,7 @@ describe("seed data and options", () => {
     // The second plant finds the store full; the message names the limit as it was given.
     const full = await create('{"id":2,"name":"b"}');
     expect(full.status).toBe(400);
-    expect((await full.json()).message).toBe(
+    expect(((await full.json()) as { message: string }).message).toBe(
       `the store holds as many plants as it is configured to (${limit}): 1 plants`,
     );
     expect((await create(`{"name":"${"x".repeat(30)}"}`)).status).toBe(413);

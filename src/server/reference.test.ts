@@ -5,6 +5,7 @@ import { createMockEngine } from "./mock-options.js";
 import type { ResourceStore } from "./engine-store.js";
 import type { WireResponse } from "./error-answers.js";
 import type { CoreRequest } from "./request.js";
+import { openApi } from "../../test/openapi-doc.js";
 
 const contract = await kitContract();
 const errorBody = contract.operation("createPlant")!.responseFor(400)!.content.get("application/json")!;
@@ -223,20 +224,16 @@ describe("operations of other specs", () => {
   it("serves another spec's operations with no handler written: a create with an optional body, a list", async () => {
     const { compileContract } = await import("../contract/index.js");
     const other = compileContract(
-      {
-        openapi: "3.1.0",
-        info: { title: "t", version: "1" },
-        paths: {
-          "/plants": {
-            post: {
-              operationId: "createPlant",
-              requestBody: { content: { "application/json": { schema: { type: "object" } } } },
-              responses: { "200": { description: "ok" } },
-            },
-            get: { operationId: "listPlants", responses: { "200": { description: "ok" } } },
+      openApi({
+        "/plants": {
+          post: {
+            operationId: "createPlant",
+            requestBody: { content: { "application/json": { schema: { type: "object" } } } },
+            responses: { "200": { description: "ok" } },
           },
+          get: { operationId: "listPlants", responses: { "200": { description: "ok" } } },
         },
-      },
+      }),
       "inline",
     );
     const h = createCore(other, { maxItems: 1, tokens: [TOKEN], corsOrigins: [] });

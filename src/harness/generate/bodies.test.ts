@@ -15,6 +15,7 @@ import { freshValue, Random } from "../fresh.js";
 import { negativeBodies, positiveBodies } from "./bodies.js";
 import { refusedAt } from "./mutations.js";
 import { runConformance } from "../run.js";
+import { openApi } from "../../../test/openapi-doc.js";
 
 const contract = await kitContract();
 const op = contract.operation("createPlant")!;
@@ -219,28 +220,30 @@ describe("generation on other specs never hangs, crashes or passes on nothing", 
     const file = join(tempDir("plantstore-genspec-"), "spec.json");
     writeFileSync(
       file,
-      JSON.stringify({
-        openapi: "3.1.0",
-        info: { title: "t", version: "1" },
-        paths: {
-          "/things": {
-            post: {
-              operationId: "createThing",
-              requestBody: { required: true, content: { [mediaType]: { schema } } },
-              responses: { "200": { description: "ok" } },
+      JSON.stringify(
+        openApi(
+          {
+            "/things": {
+              post: {
+                operationId: "createThing",
+                requestBody: { required: true, content: { [mediaType]: { schema } } },
+                responses: { "200": { description: "ok" } },
+              },
             },
           },
-        },
-        components: {
-          schemas: {
-            Node: {
-              type: "object",
-              required: ["name"],
-              properties: { name: { type: "string" }, parent: { $ref: "#/components/schemas/Node" } },
+          {
+            components: {
+              schemas: {
+                Node: {
+                  type: "object",
+                  required: ["name"],
+                  properties: { name: { type: "string" }, parent: { $ref: "#/components/schemas/Node" } },
+                },
+              },
             },
           },
-        },
-      }),
+        ),
+      ),
     );
     return file;
   };
@@ -449,10 +452,8 @@ describe("negatives of a union body without its own type (an anyOf of objects, a
       properties: { name: { type: "string" }, [extra]: { type: "integer" } },
     });
     const union = compileContract(
-      {
-        openapi: "3.0.3",
-        info: { title: "t", version: "1" },
-        paths: {
+      openApi(
+        {
           "/droplets": {
             post: {
               operationId: "createDroplet",
@@ -464,7 +465,8 @@ describe("negatives of a union body without its own type (an anyOf of objects, a
             },
           },
         },
-      },
+        { openapi: "3.0.3" },
+      ),
       "union.json",
     );
     const create = union.operation("createDroplet")!;

@@ -7,15 +7,14 @@ import { negativeBodies, positiveBodies, valueArb } from "./bodies.js";
 import { generatable, negativeRequests, negativesPossible, positiveRequests } from "./requests.js";
 import { generatedCasesOf } from "./cases.js";
 import { runConformance } from "../run.js";
+import { openApi } from "../../../test/openapi-doc.js";
 
 // A contract whose server picks the ids (readOnly in the create's answer), with a patterned query
 // parameter, a huge maxLength, a header parameter OAS says to ignore, and an operation whose only
 // documented answer is a redirect: generated cases must pass a correct server on all of it.
 const contract = compileContract(
-  {
-    openapi: "3.1.0",
-    info: { title: "pets", version: "1" },
-    paths: {
+  openApi(
+    {
       "/pets": {
         post: {
           operationId: "createPet",
@@ -63,16 +62,19 @@ const contract = compileContract(
         get: { operationId: "moved", responses: { "302": { description: "moved to /pets" } } },
       },
     },
-    components: {
-      schemas: {
-        Pet: {
-          type: "object",
-          required: ["id", "name"],
-          properties: { id: { type: "integer" }, name: { type: "string" } },
+    {
+      title: "pets",
+      components: {
+        schemas: {
+          Pet: {
+            type: "object",
+            required: ["id", "name"],
+            properties: { id: { type: "integer" }, name: { type: "string" } },
+          },
         },
       },
     },
-  },
+  ),
   "pets.yaml",
 );
 
@@ -113,14 +115,12 @@ afterAll(() => new Promise<void>((r) => server.close(() => r())));
 describe("generated requests on a contract whose server picks the ids", () => {
   it("leaves out, with the reason, an operation whose only security is mutualTLS", () => {
     const mtls = compileContract(
-      {
-        openapi: "3.1.0",
-        info: { title: "t", version: "1" },
-        paths: {
+      openApi(
+        {
           "/x": { get: { operationId: "x", security: [{ cert: [] }], responses: { "200": { description: "ok" } } } },
         },
-        components: { securitySchemes: { cert: { type: "mutualTLS" } } },
-      },
+        { components: { securitySchemes: { cert: { type: "mutualTLS" } } } },
+      ),
       "mtls.yaml",
     );
     expect(generatable(mtls.operation("x")!)).toEqual({
@@ -157,10 +157,8 @@ describe("generated requests on a contract whose server picks the ids", () => {
 });
 
 describe("requests a server must take as the contract means them", () => {
-  const doc = {
-    openapi: "3.0.3",
-    info: { title: "t", version: "1" },
-    paths: {
+  const doc = openApi(
+    {
       "/search": {
         get: {
           operationId: "search",
@@ -231,8 +229,8 @@ describe("requests a server must take as the contract means them", () => {
         },
       },
     },
-    components: { schemas: { Code: { type: "string", minLength: 8, maxLength: 4 } } },
-  };
+    { openapi: "3.0.3", components: { schemas: { Code: { type: "string", minLength: 8, maxLength: 4 } } } },
+  );
   const c = compileContract(doc, "http.yaml");
   const options = { fresh: new Map() };
 
@@ -278,10 +276,8 @@ describe("requests a server must take as the contract means them", () => {
 
 describe("negatives of a parameter whose only rule is a format the contract does not check", () => {
   it("are not possible: Airflow's `format: path` is an annotation, no value breaks it", () => {
-    const doc = {
-      openapi: "3.0.3",
-      info: { title: "t", version: "1" },
-      paths: {
+    const doc = openApi(
+      {
         "/variables/{key}": {
           get: {
             operationId: "getVariable",
@@ -305,7 +301,8 @@ describe("negatives of a parameter whose only rule is a format the contract does
           },
         },
       },
-    };
+      { openapi: "3.0.3" },
+    );
     const c = compileContract(doc, "formats.json");
     expect(negativesPossible(c.operation("getVariable")!)).toBe(false);
     expect(negativesPossible(c.operation("getNumber")!)).toBe(false);
@@ -324,37 +321,33 @@ describe("negatives of a body with no rule a request can break", () => {
       responses: { "200": { description: "ok" } },
     },
   });
-  const doc = {
-    openapi: "3.1.0",
-    info: { title: "t", version: "1" },
-    paths: {
-      "/untyped": form(
-        "multipart/form-data",
-        { type: "object", additionalProperties: false, properties: { schema: {}, url: {} } },
-        "untypedParts",
-      ),
-      "/strings": form(
-        "application/x-www-form-urlencoded",
-        { type: "object", properties: { FriendlyName: { type: "string" } } },
-        "stringField",
-      ),
-      "/count": form(
-        "application/x-www-form-urlencoded",
-        { type: "object", properties: { count: { type: "integer" } } },
-        "integerField",
-      ),
-      "/required": form(
-        "application/x-www-form-urlencoded",
-        { type: "object", required: ["name"], properties: { name: { type: "string" } } },
-        "requiredField",
-      ),
-      "/json": form(
-        "application/json",
-        { type: "object", properties: { FriendlyName: { type: "string" } } },
-        "jsonString",
-      ),
-    },
-  };
+  const doc = openApi({
+    "/untyped": form(
+      "multipart/form-data",
+      { type: "object", additionalProperties: false, properties: { schema: {}, url: {} } },
+      "untypedParts",
+    ),
+    "/strings": form(
+      "application/x-www-form-urlencoded",
+      { type: "object", properties: { FriendlyName: { type: "string" } } },
+      "stringField",
+    ),
+    "/count": form(
+      "application/x-www-form-urlencoded",
+      { type: "object", properties: { count: { type: "integer" } } },
+      "integerField",
+    ),
+    "/required": form(
+      "application/x-www-form-urlencoded",
+      { type: "object", required: ["name"], properties: { name: { type: "string" } } },
+      "requiredField",
+    ),
+    "/json": form(
+      "application/json",
+      { type: "object", properties: { FriendlyName: { type: "string" } } },
+      "jsonString",
+    ),
+  });
   const c = compileContract(doc, "forms.json");
   const negatives = (id: string) =>
     fc.sample(negativeRequests(c, c.operation(id)!, { fresh: new Map() }), { numRuns: 50, seed: 1 });
@@ -378,17 +371,16 @@ describe("negatives of a body with no rule a request can break", () => {
 describe("operations a URL cannot reach", () => {
   it("are left out with the reason: a fragment in the path key is never sent (Box's /shared_items#folders)", () => {
     const c = compileContract(
-      {
-        openapi: "3.0.2",
-        info: { title: "t", version: "1" },
-        paths: {
+      openApi(
+        {
           "/shared_items": { get: { operationId: "sharedFile", responses: { "200": { description: "a file" } } } },
           "/shared_items#folders": {
             get: { operationId: "sharedFolder", responses: { "200": { description: "a folder" } } },
           },
           "/alone#only": { get: { operationId: "alone", responses: { "200": { description: "ok" } } } },
         },
-      },
+        { openapi: "3.0.2" },
+      ),
       "fragments.yaml",
     );
     expect(generatable(c.operation("sharedFolder")!, c.document, c)).toEqual({

@@ -6,6 +6,7 @@ import { checkRequest, compileContract } from "../../contract/index.js";
 import { bodyContentType, bodyMediaType } from "./encoding.js";
 import { generatable, negativesPossible, positiveRequests } from "./requests.js";
 import { runConformance } from "../run.js";
+import { openApi } from "../../../test/openapi-doc.js";
 
 // Bodies that are neither JSON nor a form, as real documents have them: Gitea's POST /markdown/raw
 // (text/plain, `type: string`), Telnyx's POST /reports/mdr_usage_reports (the bare wildcard, an
@@ -19,10 +20,8 @@ const op = (type: string, schema: unknown, operationId: string) => ({
   },
 });
 const contract = compileContract(
-  {
-    openapi: "3.0.3",
-    info: { title: "text bodies", version: "1" },
-    paths: {
+  openApi(
+    {
       "/markdown/raw": op("text/plain", { type: "string", minLength: 12, pattern: "^#" }, "renderRaw"),
       "/reports": op(
         "*/*",
@@ -36,7 +35,8 @@ const contract = compileContract(
       "/notes": op("text/*", undefined, "anyText"),
       "/xml": op("application/xml", { type: "object", properties: { a: { type: "string" } } }, "xmlOnly"),
     },
-  },
+    { openapi: "3.0.3", title: "text bodies" },
+  ),
   "text-bodies.yaml",
 );
 const operation = (id: string) => contract.operation(id)!;

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { multiOpContract } from "../../../test/multi-op-server.js";
 import { statefulContract } from "../../../test/stateful-server.js";
 import { serverFilled, statefulTargets } from "./plan.js";
+import { openApi } from "../../../test/openapi-doc.js";
 
 describe("statefulTargets", () => {
   it("reads the stateful document's plants: every role, the tag filter, the limit, an id the client must send", async () => {
@@ -46,10 +47,8 @@ it("compares only the properties whose request and answer schemas set the same r
   const In = { type: "object", required: ["name"], properties: { name: text, login: text, tag: { type: "integer" } } };
   const ok = (schema: unknown) => ({ description: "ok", content: { "application/json": { schema } } });
   const contract = compileContract(
-    {
-      openapi: "3.1.0",
-      info: { title: "users", version: "1" },
-      paths: {
+    openApi(
+      {
         "/users": {
           post: {
             operationId: "makeUser",
@@ -62,7 +61,8 @@ it("compares only the properties whose request and answer schemas set the same r
           get: { operationId: "getUser", responses: { "200": ok(Out) } },
         },
       },
-    },
+      { title: "users" },
+    ),
     "users.yaml",
   );
   const [users] = statefulTargets(contract, () => true);
