@@ -23,16 +23,11 @@ export interface Ratio {
   readonly perRound: readonly number[];
 }
 
-export interface ServerRow {
+/** A target's row: its load figures (the median round's), and what the benchmark adds to them. */
+export interface ServerRow extends LoadResult {
   /** The target's label. */
   readonly target: string;
   readonly mix: Mix;
-  readonly requestsPerSecond: number;
-  readonly p50Ms: number;
-  readonly p99Ms: number;
-  readonly errors: number;
-  readonly non2xx: number;
-  readonly total: number;
   readonly rssAfterLoadBytes: number;
   readonly startupMs: number;
   /** Its req/s over the baseline's, in each round over the mean of the baseline's two runs beside it. */
