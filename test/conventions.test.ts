@@ -15,16 +15,7 @@ import { CONVENTION_TOKEN, serve } from "./conventions/kit.js";
 import { tempDir } from "./temp-dir.js";
 
 /** Promises the kit's mock does not keep yet, by convention: each a known gap, said in docs/resources.md. */
-export const MOCK_GAPS: Readonly<Record<string, readonly string[]>> = {
-  "client-integer-id": [
-    "create-keeps-client-id",
-    "delete-frees-id",
-    "duplicate-id-409",
-    "int64-beyond-2-53-exact",
-    "list-holds-current-values",
-    "replace-leaves-what-it-sent",
-  ],
-};
+export const MOCK_GAPS: Readonly<Record<string, readonly string[]>> = {};
 
 const dir = tempDir("conventions-");
 const specOf = (name: string): string => join(dir, `${name}.json`);

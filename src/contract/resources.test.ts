@@ -34,6 +34,31 @@ const row = (r: Resource) => ({
 });
 const rows = (c: Contract) => resourceModel(c).resources.map(row);
 
+describe("who chooses an item's id", () => {
+  const plant = (id: Record<string, unknown>, required: string[]) => ({
+    type: "object",
+    required,
+    properties: { id, name: { type: "string" } },
+  });
+  const echoed = { type: "object", properties: { id: { type: "integer" }, name: { type: "string" } } };
+  it.each([
+    ["the client: the request requires the id", plant({ type: "integer" }, ["id", "name"]), "client"],
+    ["the client when it sends one: the id is optional", plant({ type: "integer" }, ["name"]), "either"],
+    ["the server: the request's id is readOnly", plant({ type: "integer", readOnly: true }, ["name"]), "server"],
+    ["the server: the request has no id", { type: "object", properties: { name: { type: "string" } } }, "server"],
+  ])("%s", (_why, request, chosenBy) => {
+    const c = doc({
+      "/plants": {
+        post: { operationId: "create", requestBody: body(request), responses: { "201": ok("made", echoed) } },
+      },
+      "/plants/{id}": {
+        get: { operationId: "read", parameters: [pathParam("id")], responses: { "200": ok("it", echoed) } },
+      },
+    });
+    expect(resourceModel(c).resources[0]!.id).toMatchObject({ name: "id", chosenBy });
+  });
+});
+
 describe("the resource model of the multi-operation Plant Store", () => {
   it("finds plants: a create, a paged and filtered list, a read, a replace and a delete, the id chosen by the client", async () => {
     const c = await loadContract(join(KIT_ROOT, "test", "data", "multi-op", "plant-store-multi.yaml"));

@@ -30,6 +30,12 @@ export interface IdProperty {
   /** How it was found, in words: `x-plantstore-id`, an OpenAPI link, the parameter's name, or a guess. */
   readonly source: string;
   readonly guessed: boolean;
+  /**
+   * Who chooses a new item's id: the client where the create's request declares it (not readOnly),
+   * always (`client`, the request requires it) or when it sends one (`either`, the server choosing
+   * otherwise, as AIP-133's optional id); else the server. A client's id is always the item's.
+   */
+  readonly chosenBy: "client" | "either" | "server";
 }
 
 /** The query parameters of a list that page it, by what they do. */
@@ -264,7 +270,8 @@ function buildResource(
     }
   }
   // Without an item path, the id is sought as a parameter `{plantId}` would name it.
-  const id = idProperty(doc, resolve, create, operations, idParameter ?? `${singular(name)}Id`, name, !idParameter);
+  const found = idProperty(doc, resolve, create, operations, idParameter ?? `${singular(name)}Id`, name, !idParameter);
+  const id = found === undefined ? undefined : { ...found, chosenBy: chooser(doc, resolve, create, found.name) };
   if (id?.guessed) notes.push(`the id of ${name} is guessed: property ${id.name} (${id.source})`);
   if (idParameter !== undefined && id === undefined)
     notes.push(`no property of ${create.operationId}'s answer or request is the id {${idParameter}}`);
@@ -280,6 +287,13 @@ function buildResource(
     list,
     notes,
   };
+}
+
+/** Who chooses an id: the client where the create's request declares it and not as readOnly (IdProperty). */
+function chooser(doc: unknown, resolve: Resolve, create: CompiledOperation, name: string): IdProperty["chosenBy"] {
+  const request = propertiesOf(requestSchema(doc, create), resolve);
+  if (!request.properties.has(name) || request.readOnly.has(name)) return "server";
+  return request.required.has(name) ? "client" : "either";
 }
 
 /** The success answers of an operation (1xx to 3xx, as the harness counts them). */
@@ -320,7 +334,7 @@ function idProperty(
   parameter: string,
   name: string,
   notional = false,
-): IdProperty | undefined {
+): Omit<IdProperty, "chosenBy"> | undefined {
   const answerTop = answerSchema(doc, create);
   const request = propertiesOf(requestSchema(doc, create), resolve);
   const declared = [create, ...Object.values(operations)]
@@ -339,7 +353,7 @@ function idProperty(
         : at === "" && request.required.has(name) && !request.readOnly.has(name) && scalar(request, name)
           ? "request"
           : undefined;
-    const found = (name: string, source: string, guessed: boolean): IdProperty | undefined => {
+    const found = (name: string, source: string, guessed: boolean): Omit<IdProperty, "chosenBy"> | undefined => {
       const place = where(name);
       return place === undefined ? undefined : { name, in: place, at: place === "request" ? "" : at, source, guessed };
     };
@@ -376,8 +390,8 @@ const ID_LIKE = /(id|sid|uuid|guid|key|slug)$/;
 function idSuffix(
   parameter: string,
   answer: { readonly properties: ReadonlyMap<string, unknown> },
-  found: (name: string) => IdProperty | undefined,
-): IdProperty | undefined {
+  found: (name: string) => Omit<IdProperty, "chosenBy"> | undefined,
+): Omit<IdProperty, "chosenBy"> | undefined {
   const candidates = [...answer.properties.keys()]
     .filter((k) => ID_LIKE.test(loose(k)) && loose(parameter).endsWith(loose(k)))
     .sort((a, b) => loose(b).length - loose(a).length);
@@ -419,7 +433,7 @@ function linkedId(
   create: CompiledOperation,
   operations: Partial<Record<Role, CompiledOperation>>,
   parameter: string,
-): Omit<IdProperty, "source" | "guessed"> | undefined {
+): Omit<IdProperty, "source" | "guessed" | "chosenBy"> | undefined {
   const targets = new Set(Object.values(operations).map((o) => o.operationId));
   for (const response of successes(create)) {
     const links = ((locateRef(doc, response.pointer)?.value ?? {}) as Json).links as Json | undefined;

@@ -377,11 +377,11 @@ function create(ctx: Ctx, call: Call): WireResponse {
   const item = stored(ctx, call);
   const id = resource.id;
   let key: string;
-  if (id !== undefined && id.in === "request") {
-    const chosen = keyOf(item[id.name]);
-    if (chosen === undefined) return errorFor(ctx.answers, op, "PS_BODY_INVALID", `${id.name} is required`);
-    key = chosen;
-  } else {
+  // The client's id, where the request declares it, is the item's whenever it is sent (model: chosenBy).
+  const chosen = id === undefined || id.chosenBy === "server" ? undefined : keyOf(item[id.name]);
+  if (chosen !== undefined) key = chosen;
+  else if (id?.chosenBy === "client") return errorFor(ctx.answers, op, "PS_BODY_INVALID", `${id.name} is required`);
+  else {
     const n = ctx.store.nextNumber();
     const made = id === undefined ? n : serverId(ctx, resource, n);
     if (id !== undefined) item[id.name] = made;

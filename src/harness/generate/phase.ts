@@ -118,7 +118,9 @@ function freshMakers(
       ? freshValue("string", random)
       : freshValue(intKinds[k++ % intKinds.length] as (typeof intKinds)[number], random);
   // By default `id`, and every id a client chooses by the contract's resource model (Gitea's `username`).
-  const chosen = resourceModel(contract).resources.flatMap((r) => (r.id?.in === "request" ? [r.id.name] : []));
+  const chosen = resourceModel(contract).resources.flatMap((r) =>
+    r.id === undefined || r.id.chosenBy === "server" ? [] : [r.id.name],
+  );
   const names = options.unique ?? [...new Set(["id", ...chosen])];
   // The plainest request's unique values are drawn outside the seed: it is judged strictly (no refusal
   // allowed), so it must never repeat an id of an earlier run with the same seed on the same server.
