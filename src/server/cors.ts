@@ -1,6 +1,6 @@
 import type { Contract } from "../contract/portable.js";
 import { KitError } from "../errors.js";
-import { errorAnswer, type WireResponse } from "./error-answers.js";
+import { errorAnswer, REASON_HEADER, type WireResponse } from "./error-answers.js";
 
 /** Which browser origins may call the server (`*` for any, or an exact list) and with which headers. */
 export interface CorsPolicy {
@@ -17,19 +17,35 @@ const BASE_HEADERS = ["authorization", "content-type", "prefer"] as const;
 /** A header field name is an RFC 9110 token (section 5.1). */
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
-/** The CORS headers for a response to `origin`; undefined when none apply. */
-export function corsHeaders(policy: CorsPolicy, origin: string | undefined): Record<string, string> | undefined {
+/** Headers every answer may carry that a page needs to read: the challenge, Allow, why a bodiless refusal was made. */
+const KIT_EXPOSED = ["www-authenticate", "allow", REASON_HEADER];
+
+/**
+ * The response headers a page may read (Access-Control-Expose-Headers, Fetch standard): `Location`
+ * first, then every header the contract documents on any answer, then the kit's own.
+ */
+export function exposedHeaders(contract: Pick<Contract, "operations">): string {
+  const names = new Set<string>(["location"]);
+  for (const op of contract.operations)
+    for (const response of op.responses.values())
+      for (const name of response.headers.keys()) names.add(name.toLowerCase());
+  names.delete("content-type");
+  for (const name of KIT_EXPOSED) names.add(name);
+  return [...names].join(", ");
+}
+
+/** The CORS headers for a response to `origin`; undefined when none apply. `expose` as exposedHeaders says. */
+export function corsHeaders(
+  policy: CorsPolicy,
+  origin: string | undefined,
+  expose: string = KIT_EXPOSED.join(", "),
+): Record<string, string> | undefined {
   if (origin === undefined || policy.origins.length === 0) return undefined;
-  if (policy.origins.includes("*")) {
-    return { "access-control-allow-origin": "*", "access-control-expose-headers": "www-authenticate, allow" };
-  }
+  if (policy.origins.includes("*"))
+    return { "access-control-allow-origin": "*", "access-control-expose-headers": expose };
   // The answer depends on the origin, so caches must key on it even when the origin is refused.
   if (!policy.origins.includes(origin)) return { vary: "Origin" };
-  return {
-    "access-control-allow-origin": origin,
-    vary: "Origin",
-    "access-control-expose-headers": "www-authenticate, allow",
-  };
+  return { "access-control-allow-origin": origin, vary: "Origin", "access-control-expose-headers": expose };
 }
 
 /** A CORS preflight: OPTIONS with Origin and Access-Control-Request-Method (Fetch standard 3.2.2). */

@@ -8,6 +8,8 @@ import { checkResponse, followRefs, locateRef, propertiesOf, safeDecode } from "
 import {
   ERROR_ANSWERS,
   errorAnswer,
+  REASON_HEADER,
+  reasonValue,
   type ErrorAnswerCode,
   type ErrorExtras,
   type WireResponse,
@@ -279,10 +281,12 @@ export function errorFor(
   const response = op?.responseFor(kit.status);
   if (op === undefined || response === undefined) return kit;
   const entry = entryOf(response);
-  if (entry === undefined) return { status: kit.status, headers: { ...headers }, body: "" };
-  const schema = followRefs(schemaOf(ctx, entry), ctx.resolve) as Json | undefined;
   const message = more.message ?? ERROR_ANSWERS[code].message;
   const text = detail === undefined ? message : `${message}: ${detail}`;
+  // A refusal documented without a body still says why: in a header, and so in the server's log line.
+  if (entry === undefined)
+    return { status: kit.status, headers: { ...headers, [REASON_HEADER]: reasonValue(text) }, body: "" };
+  const schema = followRefs(schemaOf(ctx, entry), ctx.resolve) as Json | undefined;
   const mediaType = entry.mediaType.includes("*") ? "application/json" : entry.mediaType;
   const answerHeaders = { ...documentedHeaders(ctx, response), ...headers, "content-type": mediaType };
   // The schema itself, then each branch of a oneOf/anyOf of error shapes, until one is accepted.

@@ -307,3 +307,51 @@ describe("a name the request and the answer shape differently", () => {
     expect(JSON.parse(read.body)).toEqual({ id: 1, name: "web-1", region: { slug: "ams3" } });
   });
 });
+
+describe("what a page on another origin can read", () => {
+  it("exposes Location first, then every header the contract documents, then the kit's own", async () => {
+    const r = await call("GET", "/plants", undefined, { origin: "http://app.test" });
+    const exposed = (r.headers.get("access-control-expose-headers") ?? "").split(", ");
+    expect(exposed[0]).toBe("location");
+    expect(exposed).toEqual(
+      expect.arrayContaining(["x-rate-limit", "www-authenticate", "allow", "x-plantstore-reason"]),
+    );
+    expect(exposed).not.toContain("content-type");
+  });
+
+  it("a refusal documented without a body says why in X-Plantstore-Reason, and in the log line", async () => {
+    const doc = openApi({
+      "/things/{id}": {
+        get: {
+          operationId: "getThing",
+          parameters: [{ name: "id", in: "path", required: true, schema: { type: "integer" } }],
+          responses: { "200": { description: "it" }, "400": { description: "bad id, no body" } },
+        },
+      },
+    });
+    const lines: string[] = [];
+    const bodiless = createEngine(compileContract(doc, "inline.yaml"), {
+      credentials: { tokens: [TOKEN], basic: [] },
+      cors: { origins: ["*"] },
+      maxItems: 10,
+    });
+    const running = await startHttpServer(bodiless.handle, {
+      ...DEFAULT_HTTP_OPTIONS,
+      port: 0,
+      log: (l) => lines.push(l),
+    });
+    try {
+      const res = await fetch(`${running.url}/things/abc`, { headers: { origin: "http://app.test" } });
+      expect(res.status).toBe(400);
+      expect(await res.text()).toBe("");
+      const reason = res.headers.get("x-plantstore-reason") ?? "";
+      expect(reason).toContain("a parameter of the request does not match the contract");
+      expect(res.headers.get("access-control-expose-headers")).toContain("x-plantstore-reason");
+      await new Promise((r) => setTimeout(r, 20));
+      expect(lines.join("\n")).toContain(`GET /things/abc 400`);
+      expect(lines.join("\n")).toContain(`(${reason})`);
+    } finally {
+      await running.close(100);
+    }
+  });
+});

@@ -23,7 +23,7 @@ import {
 import { KitError } from "../errors.js";
 import { requestPath, type CoreRequest } from "./request.js";
 import { createBearerCheck, type AuthFailure } from "./auth.js";
-import { corsHeaders, preflightAnswer, type CorsPolicy } from "./cors.js";
+import { corsHeaders, exposedHeaders, preflightAnswer, type CorsPolicy } from "./cors.js";
 import {
   answerContext,
   documentedAnswer,
@@ -134,13 +134,14 @@ export function createEngine(contract: Contract, options: EngineOptions): Engine
   };
   const credentialsOf = createCredentialCheck(options.credentials);
   const adminCheck = createBearerCheck(options.credentials.tokens);
+  const expose = exposedHeaders(contract);
   const onFailure = options.onFailure ?? ((error) => console.error("plantstore: unexpected failure:", error));
   const handle = (request: CoreRequest): WireResponse => answered(() => handleRequest(request), onFailure);
   const handleRequest = (request: CoreRequest): WireResponse => {
     const path = requestPath(request.url);
     const preflight = preflightAnswer(contract, options.cors, request.method, path, request.headers);
     if (preflight !== undefined) return preflight;
-    const cors = corsHeaders(options.cors, first(request.headers.origin));
+    const cors = corsHeaders(options.cors, first(request.headers.origin), expose);
     const before = store.version;
     // A failure here still gets the CORS headers, so a page can read its 500.
     const answer = answered(() => {

@@ -28,6 +28,18 @@ export const ERROR_ANSWERS = {
 
 export type ErrorAnswerCode = keyof typeof ERROR_ANSWERS;
 
+/**
+ * The header that says why a request was refused where the answer the contract documents has no
+ * body to say it in; the server's log line says it too.
+ */
+export const REASON_HEADER = "x-plantstore-reason";
+
+/** A reason as a header value: printable ASCII only (RFC 9110 section 5.5), at most 300 characters. */
+export function reasonValue(text: string): string {
+  const plain = text.replace(/[^\x20-\x7e]/g, "?");
+  return plain.length > 300 ? `${plain.slice(0, 297)}...` : plain;
+}
+
 export interface WireResponse {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;

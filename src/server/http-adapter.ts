@@ -2,7 +2,7 @@ import { createServer, STATUS_CODES, type IncomingMessage, type Server, type Ser
 import type { AddressInfo, Socket } from "node:net";
 import { requestPath, type CoreRequest } from "./request.js";
 import { DEFAULT_MAX_BODY_BYTES } from "./defaults.js";
-import { errorAnswer, type ErrorAnswerCode, type WireResponse } from "./error-answers.js";
+import { errorAnswer, REASON_HEADER, type ErrorAnswerCode, type WireResponse } from "./error-answers.js";
 
 export interface HttpOptions {
   readonly host: string;
@@ -107,7 +107,11 @@ function answerWriter(options: HttpOptions, closing: () => boolean): Send {
       res.end(answer.body);
       if (options.log !== undefined) {
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        options.log(`${isoNow()} ${req.method} ${requestPath(req.url ?? "")} ${answer.status} ${ms.toFixed(1)}ms`);
+        const reason = answer.headers[REASON_HEADER];
+        const why = reason === undefined ? "" : ` (${reason})`;
+        options.log(
+          `${isoNow()} ${req.method} ${requestPath(req.url ?? "")} ${answer.status} ${ms.toFixed(1)}ms${why}`,
+        );
       }
     };
     if (options.delayMs > 0) setTimeout(write, options.delayMs).unref();
