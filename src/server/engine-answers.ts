@@ -261,6 +261,29 @@ const REASONS: Readonly<Record<number, string>> = {
 
 /** What an error answer carries besides its code and detail. */
 /**
+ * Statuses that say what a table status says, for an operation that documents one and not the
+ * table's: an invalid body or parameter is 422 where only 422 is documented (RFC 9110 15.5.21, as
+ * GitHub and Laravel answer), a duplicate 422 where no 409 is (GitHub's `already_exists`), an item
+ * gone 410 where no 404 is (15.5.11), missing credentials 403 where no 401 is.
+ */
+const SAME_MEANING: Partial<Record<ErrorAnswerCode, readonly number[]>> = {
+  PS_BODY_INVALID: [422],
+  PS_PARAMETER_INVALID: [422],
+  PS_BODY_MISSING: [422],
+  PS_DUPLICATE_ID: [422],
+  PS_PATCH_CONFLICT: [422, 400],
+  PS_ITEM_NOT_FOUND: [410],
+  PS_UNAUTHORIZED: [403],
+};
+
+/** The status of a refusal: the table's where the operation documents it (or documents nothing that means it), else its documented equivalent. */
+function documentedStatus(op: CompiledOperation | undefined, code: ErrorAnswerCode): number {
+  const status = ERROR_ANSWERS[code].status;
+  if (op === undefined || op.responses.has(String(status))) return status;
+  return SAME_MEANING[code]?.find((s) => op.responses.has(String(s))) ?? status;
+}
+
+/**
  * The kit's error for a request the engine refuses (a code of the wire-error table and what exactly
  * was wrong), in the shape the operation documents for its status: each declared property that
  * names the status, the message, a title or the code gets it, required ones left are filled plainly,
@@ -276,8 +299,9 @@ export function errorFor(
   more: ErrorExtras = {},
 ): WireResponse {
   const { headers = {}, extra = {} } = more;
-  // The kit's own error body, built with its status (never a table's body patched as text).
-  const kit = errorAnswer(code, detail, more);
+  // The kit's own error body, built with its status (never a table's body patched as text): the
+  // table's, or the documented status that means the same where the operation documents only that.
+  const kit = errorAnswer(code, detail, { ...more, status: more.status ?? documentedStatus(op, code) });
   const response = op?.responseFor(kit.status);
   if (op === undefined || response === undefined) return kit;
   const entry = entryOf(response);

@@ -5,7 +5,13 @@ import { ExactLiteral } from "./engine-values.js";
 
 type Json = Record<string, unknown>;
 
-export type Patched = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly detail: string };
+/**
+ * A patch applied, or why not: a malformed patch, or (`conflict`) a well-formed one the item as it is
+ * refuses, such as a failed `test` or a path to nothing (RFC 5789 section 2.2: 409 Conflict).
+ */
+export type Patched =
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly detail: string; readonly conflict?: boolean };
 
 export function applyPatch(target: unknown, patch: unknown, contentType: string | undefined): Patched {
   if (/json-patch\+json/i.test(contentType ?? "")) return jsonPatch(target, patch);
@@ -68,7 +74,8 @@ export function jsonPatch(target: unknown, patch: unknown): Patched {
       case "copy": {
         if (from === undefined) return { ok: false, detail: `operation ${i}: from must be a JSON pointer` };
         const value = get(doc, from);
-        if (value === undefined) return { ok: false, detail: `operation ${i}: nothing at ${String(op.from)}` };
+        if (value === undefined)
+          return { ok: false, detail: `operation ${i}: nothing at ${String(op.from)}`, conflict: true };
         const base = op.op === "move" ? removeAt(doc, from) : { ok: true as const, doc };
         result = base.ok ? add(base.doc, path, clone(value)) : base;
         break;
@@ -82,7 +89,12 @@ export function jsonPatch(target: unknown, patch: unknown): Patched {
       default:
         return { ok: false, detail: `operation ${i}: unknown op ${JSON.stringify(op.op)}` };
     }
-    if (!result.ok) return { ok: false, detail: `operation ${i} (${String(op.op)} ${String(op.path)}): ${result.why}` };
+    if (!result.ok)
+      return {
+        ok: false,
+        detail: `operation ${i} (${String(op.op)} ${String(op.path)}): ${result.why}`,
+        conflict: true,
+      };
     doc = result.doc;
   }
   return { ok: true, value: doc };

@@ -423,7 +423,19 @@ function stored(ctx: Ctx, call: Call): Json {
   const entry = call.op.requestMediaType(call.contentType ?? "application/json");
   const schema = entry?.hasSchema === true ? ctx.answers.resolve(`#${entry.pointer}/schema`) : undefined;
   const value = schema === undefined ? body : project(body, schema, ctx.answers.resolve);
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? { ...(value as Json) } : {};
+  const item: Json = typeof value === "object" && value !== null && !Array.isArray(value) ? { ...(value as Json) } : {};
+  if (schema === undefined) return item;
+  const { properties, readOnly } = propertiesOf(schema, ctx.answers.resolve);
+  // A readOnly property is the server's to set (OpenAPI Schema Object): a value a client sends is not kept.
+  for (const name of readOnly) delete item[name];
+  // A default is what the server assumes for a property left out (Schema Object `default`): stored, so
+  // that it reads back as the value the item has.
+  for (const [name, property] of properties) {
+    if (name in item || readOnly.has(name)) continue;
+    const fallback = (followRefs(property, ctx.answers.resolve) as Json | undefined)?.default;
+    if (fallback !== undefined) item[name] = JSON.parse(JSON.stringify(fallback)) as unknown;
+  }
+  return item;
 }
 
 /** The schema of the item in the create's answer, where the model found the id. */
@@ -507,7 +519,13 @@ function update(ctx: Ctx, call: Call, role: "replace" | "patch"): WireResponse {
   if (role === "replace") next = stored(ctx, call);
   else {
     const patched = applyPatch(old, body, call.contentType);
-    if (!patched.ok) return errorFor(ctx.answers, call.op, "PS_BODY_INVALID", patched.detail);
+    if (!patched.ok)
+      return errorFor(
+        ctx.answers,
+        call.op,
+        patched.conflict === true ? "PS_PATCH_CONFLICT" : "PS_BODY_INVALID",
+        patched.detail,
+      );
     next = patched.value;
   }
   const item: Json = typeof next === "object" && next !== null && !Array.isArray(next) ? { ...(next as Json) } : {};
