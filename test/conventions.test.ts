@@ -16,11 +16,6 @@ import { tempDir } from "./temp-dir.js";
 
 /** Promises the kit's mock does not keep yet, by convention: each a known gap, said in docs/resources.md. */
 export const MOCK_GAPS: Readonly<Record<string, readonly string[]>> = {
-  "create-201-no-body-location": [
-    "location-id-is-the-id",
-    "replace-leaves-what-it-sent",
-    "two-creates-two-locations-both-listed",
-  ],
   "data-envelope": ["last-page-next-null", "page-walk-each-once"],
   "two-level-envelope": [
     "create-201-location-two-level",
@@ -73,15 +68,6 @@ export const MOCK_GAPS: Readonly<Record<string, readonly string[]>> = {
     "name-unique-per-namespace",
     "put-replaces",
     "resource-version-guards-put",
-  ],
-  "nested-parent-exists": ["unknown-garden-404-creates-nothing"],
-  "shallow-routes": [
-    "create-nested-read-shallow",
-    "delete-shallow",
-    "ids-global",
-    "patch-keeps-unsent",
-    "put-replaces",
-    "unknown-product-404",
   ],
   "put-upsert": [
     "body-key-mismatch-400-creates-nothing",

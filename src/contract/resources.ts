@@ -146,7 +146,9 @@ function buildModel(contract: Contract): ResourceModel {
 
   const resources: Resource[] = [];
   for (const collectionPath of [...collections, ...createOnly].sort()) {
-    const itemPath = [...itemPaths].find((p) => p.slice(0, p.lastIndexOf("/")) === collectionPath);
+    const itemPath =
+      [...itemPaths].find((p) => p.slice(0, p.lastIndexOf("/")) === collectionPath) ??
+      shallowItemPath(collectionPath, itemPaths, byPath);
     const found = buildResource(contract, resolve, collectionPath, itemPath, byPath, outside);
     if (found === undefined) continue;
     const guess =
@@ -173,6 +175,29 @@ function buildModel(contract: Contract): ResourceModel {
     roleOf: (op) => roles.get(op),
     whyOutside: (op) => (roles.has(op) ? undefined : outside.get(op)),
   };
+}
+
+/**
+ * The item path of a nested collection that names its items without the parents (Rails' shallow
+ * nesting: create and list at `/products/{productId}/configs`, the item at `/configs/{configId}`): an
+ * item path of a collection of the same name that nothing creates. Undefined for a top collection.
+ */
+function shallowItemPath(
+  collectionPath: string,
+  itemPaths: ReadonlySet<string>,
+  byPath: ReadonlyMap<string, readonly CompiledOperation[]>,
+): string | undefined {
+  if (!collectionPath.split("/").some((s) => ITEM_SEGMENT.test(s))) return undefined;
+  const name = collectionPath.split("/").at(-1);
+  return [...itemPaths].find((p) => {
+    const collection = p.slice(0, p.lastIndexOf("/"));
+    return (
+      collection !== collectionPath &&
+      collection.split("/").at(-1) === name &&
+      !collection.split("/").some((s) => ITEM_SEGMENT.test(s)) &&
+      !(byPath.get(collection) ?? []).some((op) => op.method === "post")
+    );
+  });
 }
 
 /** A path's last segment read as a plural noun: `plants`, `boxes`, not `status`, `access` or `analysis`. */
@@ -335,7 +360,9 @@ function idProperty(
   name: string,
   notional = false,
 ): Omit<IdProperty, "chosenBy"> | undefined {
-  const answerTop = answerSchema(doc, create);
+  // A create that answers no body (201 and a Location) shows its item where the read does.
+  const answerTop =
+    answerSchema(doc, create) ?? (operations.read === undefined ? undefined : answerSchema(doc, operations.read));
   const request = propertiesOf(requestSchema(doc, create), resolve);
   const declared = [create, ...Object.values(operations)]
     .map((op) => ((locateRef(doc, op.pointer)?.value ?? {}) as Json)[ID_EXTENSION])

@@ -42,6 +42,12 @@ export class ResourceStore {
     return c;
   }
 
+  /** The collection of a resource, under whichever parents, that holds an id (a shallow item path names no parent). */
+  holding(resource: string, id: string): Collection | undefined {
+    for (const [key, c] of this.#collections) if (c.has(id) && (JSON.parse(key) as string[])[0] === resource) return c;
+    return undefined;
+  }
+
   /** A number no earlier call gave, for server-made ids: 1, 2, 3... */
   nextNumber(): bigint {
     this.#next += 1n;

@@ -291,6 +291,9 @@ function route(
     requestPath: requestedPath,
     host: first(request.headers.host),
   };
+  // Items live under their parents: under a parent that does not exist there is nothing (RFC 9110 15.5.5).
+  const orphan = missingParent(ctx, call);
+  if (orphan !== undefined) return orphan;
   switch (role.role) {
     case "create":
       return create(ctx, call);
@@ -356,6 +359,29 @@ function idKey(op: CompiledOperation, name: string, value: string): string {
   return value;
 }
 
+/**
+ * The 404 of a call under a parent item the store does not hold (`/gardens/7/plants` without garden
+ * 7), where the parent is a resource the mock serves; undefined when every parent is there.
+ */
+function missingParent(ctx: Ctx, call: Call): WireResponse | undefined {
+  const segments = call.resource.collectionPath.split("/");
+  for (let end = segments.length - 1; end > 1; end--) {
+    const itemPath = segments.slice(0, end).join("/");
+    const parent = ctx.model.resources.find((r) => r.itemPath === itemPath && r.idParameter !== undefined);
+    if (parent === undefined) continue;
+    const name = parent.idParameter!;
+    // A shallow item path names no parent: the item, where it is, says which.
+    if (call.path[name] === undefined) continue;
+    const key = idKey(call.op, name, call.path[name]);
+    const grand = parent.parentParameters.map((p) => idKey(call.op, p, call.path[p] ?? ""));
+    if (ctx.store.collection(parent.collectionPath, grand).get(key) === undefined)
+      return errorFor(ctx.answers, call.op, "PS_ITEM_NOT_FOUND", `${singular(parent.name)} ${key}`, {
+        message: `no ${singular(parent.name)} has this id`,
+      });
+  }
+  return undefined;
+}
+
 /** An item placed where the answers keep it: itself, or inside its envelope (`{"data": item}`). */
 function placed(resource: Resource, item: unknown): unknown {
   const at = resource.id?.at ?? "";
@@ -363,12 +389,16 @@ function placed(resource: Resource, item: unknown): unknown {
   return { [at.slice(1).replace(/~1/g, "/").replace(/~0/g, "~")]: item };
 }
 
-function itemOf(ctx: Ctx, call: Call): { key: string; item: unknown } | WireResponse {
+function itemOf(ctx: Ctx, call: Call): { key: string; item: unknown; collection: Collection } | WireResponse {
   const name = call.resource.idParameter;
   const key = name === undefined ? "" : idKey(call.op, name, call.path[name] ?? "");
-  const item = collectionOf(ctx, call).get(key);
-  if (item === undefined) return errorFor(ctx.answers, call.op, "PS_ITEM_NOT_FOUND", `${call.resource.name} ${key}`);
-  return { key, item };
+  // An item path that names no parent (shallow nesting) finds the item under whichever parent holds it.
+  const shallow = call.resource.parentParameters.some((p) => call.path[p] === undefined);
+  const collection = shallow ? ctx.store.holding(call.resource.collectionPath, key) : collectionOf(ctx, call);
+  const item = collection?.get(key);
+  if (item === undefined || collection === undefined)
+    return errorFor(ctx.answers, call.op, "PS_ITEM_NOT_FOUND", `${call.resource.name} ${key}`);
+  return { key, item, collection };
 }
 
 const isAnswer = (v: unknown): v is WireResponse => typeof v === "object" && v !== null && "status" in v && "body" in v;
@@ -388,6 +418,11 @@ function create(ctx: Ctx, call: Call): WireResponse {
     if (id !== undefined) item[id.name] = made;
     key = keyOf(made) ?? n.toString();
   }
+  // A property named as a parent's path parameter (`productId` under `/products/{productId}/configs`)
+  // holds that parent's id, the one the path names.
+  const { properties } = itemProperties(ctx, resource);
+  for (const p of resource.parentParameters)
+    if (properties.has(p) && !(p in item)) item[p] = typedValue(ctx, properties.get(p), call.path[p] ?? "");
   fillServerOwned(ctx, resource, item);
   const collection = collectionOf(ctx, call);
   const outcome = ctx.store.insert(collection, key, item);
@@ -478,6 +513,13 @@ function serverId(ctx: Ctx, resource: Resource, n: bigint): unknown {
   return n.toString();
 }
 
+/** A path parameter's text as the value a property's schema takes: an integer's digits exactly (a bigint), else the text. */
+function typedValue(ctx: Ctx, schema: unknown, text: string): unknown {
+  const s = (followRefs(schema, ctx.answers.resolve) ?? {}) as Json;
+  const type = Array.isArray(s.type) ? s.type.find((t) => t !== "null") : s.type;
+  return (type === "integer" || type === "number") && /^-?\d+$/.test(text) ? BigInt(text) : text;
+}
+
 /** Fills the readOnly properties of the answer's item the request did not give: timestamps now, others plainly. */
 function fillServerOwned(ctx: Ctx, resource: Resource, item: Json): void {
   const { properties, readOnly } = itemProperties(ctx, resource);
@@ -534,14 +576,14 @@ function update(ctx: Ctx, call: Call, role: "replace" | "patch"): WireResponse {
   if (id !== undefined && id.name in old) item[id.name] = old[id.name];
   const { readOnly } = itemProperties(ctx, call.resource);
   for (const name of readOnly) if (name in old) item[name] = old[name];
-  ctx.store.replace(collectionOf(ctx, call), found.key, item);
+  ctx.store.replace(found.collection, found.key, item);
   return documentedAnswer(ctx.answers, call.op, successStatus(call.op), placed(call.resource, item));
 }
 
 function remove(ctx: Ctx, call: Call): WireResponse {
   const found = itemOf(ctx, call);
   if (isAnswer(found)) return found;
-  ctx.store.remove(collectionOf(ctx, call), found.key);
+  ctx.store.remove(found.collection, found.key);
   return documentedAnswer(ctx.answers, call.op, roleStatus(call.op, "delete"), placed(call.resource, found.item));
 }
 
