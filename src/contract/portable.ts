@@ -68,6 +68,15 @@ export { parseCookie, parseHeader, parsePath, parseQuery, splitCookies, splitQue
 export type { CookiePairs, QueryPairs } from "./parameter-parse.js";
 export type { ParsedParameter } from "./parameter-read.js";
 export { producerFor, resourceModel, singular, ROLES, ROLE_EXTENSION, ID_EXTENSION } from "./resources.js";
-export type { IdProperty, ListShape, Paging, Producer, Resource, ResourceModel, Role } from "./resources.js";
+export type {
+  IdProperty,
+  ListShape,
+  PageFields,
+  Paging,
+  Producer,
+  Resource,
+  ResourceModel,
+  Role,
+} from "./resources.js";
 export { followRefs, propertiesOf } from "./schema-properties.js";
 export type { ObjectProperties, Resolve } from "./schema-properties.js";

@@ -46,11 +46,35 @@ export interface Paging {
   readonly cursor?: string;
 }
 
+/**
+ * Where a list answer says how to go on, as JSON pointers into the answer: a next page's URL (DRF's
+ * `next`, JSON:API's `links.next`, HAL's `_links.next.href`, OData's `@odata.nextLink`) or opaque
+ * token (AIP's `nextPageToken`, Kubernetes' `metadata.continue`), whether there is more (Stripe's
+ * `has_more`), the total (`count`, `totalElements`, `@odata.count`), and a documented `Link` header.
+ */
+export interface PageFields {
+  readonly nextUrl?: string;
+  /** What to leave out when there is no next page: the URL's holder (`/_links/next` of `/_links/next/href`). */
+  readonly nextHolder?: string;
+  readonly nextToken?: string;
+  readonly previousUrl?: string;
+  readonly hasMore?: string;
+  readonly total?: string;
+  readonly linkHeader: boolean;
+  /** The first page's number: 0 where the page parameter's minimum or default says so (Spring), else 1. */
+  readonly firstPage: 0 | 1;
+  /** The cursor names the last item seen (Stripe's `starting_after`) rather than a position. */
+  readonly cursorIsItem: boolean;
+  /** The limit caps the whole answer rather than sizing a page (OData's `$top`): no next page beyond it. */
+  readonly limitIsCap: boolean;
+}
+
 /** How a list answer is read and asked for. */
 export interface ListShape {
   /** JSON pointer of the items' array in the answer: "" for the answer itself, `/data` for an envelope's array. */
   readonly itemsAt: string;
   readonly paging: Paging;
+  readonly pages: PageFields;
   /** Query parameters that filter by a property of the items: parameter name to property name. */
   readonly filters: ReadonlyMap<string, string>;
 }
@@ -229,8 +253,8 @@ function createOnlyCollection(
   );
 }
 
-/** A path without the format suffix of its last segment (`.json`, `.xml`). */
-const withoutFormat = (path: string): string => path.replace(/\.(json|xml)$/i, "");
+/** A path without the format suffix of its last segment (`.json`, `.xml`) or a trailing slash (Django's `/books/`). */
+const withoutFormat = (path: string): string => path.replace(/\.(json|xml)$/i, "").replace(/(.)\/$/, "$1");
 
 function whyNoRole(
   op: CompiledOperation,
@@ -538,7 +562,71 @@ function listShape(doc: unknown, resolve: Resolve, list: CompiledOperation, name
       if (property !== undefined) filters.set(p.name, property);
     }
   }
-  return { itemsAt, paging, filters };
+  return { itemsAt, paging, filters, pages: pageFields(schema, resolve, itemsAt, list, paging) };
+}
+
+const plain = (name: string): string => name.toLowerCase().replace(/[^a-z0-9]/g, "");
+const NEXT_URL = new Set(["next", "nextlink", "odatanextlink", "nextpage", "nexturl", "nextpageurl"]);
+const NEXT_TOKEN = new Set(["nextpagetoken", "nextcursor", "continue", "continuationtoken", "nexttoken", "endcursor"]);
+const PREVIOUS_URL = new Set(["previous", "prev", "previouspage", "prevpage", "previouslink", "prevpageurl"]);
+const HAS_MORE = new Set(["hasmore", "hasnext", "hasnextpage", "more"]);
+const TOTAL = new Set([
+  "count",
+  "total",
+  "totalcount",
+  "totalelements",
+  "totalsize",
+  "odatacount",
+  "totalitems",
+  "totalresults",
+]);
+
+/** Where a list answer keeps its paging fields (PageFields): its properties searched to three levels, the items left out. */
+function pageFields(
+  schema: unknown,
+  resolve: Resolve,
+  itemsAt: string,
+  list: CompiledOperation,
+  paging: Paging,
+): PageFields {
+  const found: { -readonly [K in keyof PageFields]?: PageFields[K] } = {};
+  const visit = (s: unknown, at: string, depth: number): void => {
+    if (depth > 3) return;
+    for (const [name, p] of propertiesOf(followRefs(s, resolve), resolve).properties) {
+      const here = `${at}/${pointerToken(name)}`;
+      if (here === itemsAt) continue;
+      const kind = shapeOfSchema(p, resolve).kind;
+      const n = plain(name);
+      const has = (key: keyof PageFields): boolean => found[key] !== undefined;
+      if (kind === "object") {
+        // HAL's `_links.next.href`: a link object's href is the URL.
+        const href = propertiesOf(followRefs(p, resolve), resolve).properties.has("href");
+        if (href && NEXT_URL.has(n) && !has("nextUrl")) [found.nextUrl, found.nextHolder] = [`${here}/href`, here];
+        else if (href && PREVIOUS_URL.has(n) && !has("previousUrl")) found.previousUrl = `${here}/href`;
+        else visit(p, here, depth + 1);
+        continue;
+      }
+      const type = ((followRefs(p, resolve) ?? {}) as Json).type;
+      const types = Array.isArray(type) ? type : [type];
+      if (types.includes("string") && NEXT_URL.has(n) && !has("nextUrl"))
+        [found.nextUrl, found.nextHolder] = [here, here];
+      else if (types.includes("string") && NEXT_TOKEN.has(n) && !has("nextToken")) found.nextToken = here;
+      else if (types.includes("string") && PREVIOUS_URL.has(n) && !has("previousUrl")) found.previousUrl = here;
+      else if (types.includes("boolean") && HAS_MORE.has(n) && !has("hasMore")) found.hasMore = here;
+      else if (types.includes("integer") && TOTAL.has(n) && !has("total")) found.total = here;
+    }
+  };
+  if (itemsAt !== "") visit(schema, "", 0);
+  const pageParameter = list.parameters.find((p) => p.name === paging.page);
+  const pageSchema = (followRefs(pageParameter?.schema, resolve) ?? {}) as Json;
+  const linkHeader = successes(list).some((r) => [...r.headers.keys()].some((h) => h.toLowerCase() === "link"));
+  return {
+    ...found,
+    linkHeader,
+    firstPage: pageSchema.minimum === 0 || pageSchema.default === 0 ? 0 : 1,
+    cursorIsItem: paging.cursor !== undefined && ["startingafter", "afterid", "sinceid"].includes(plain(paging.cursor)),
+    limitIsCap: paging.limit !== undefined && plain(paging.limit) === "top",
+  };
 }
 
 /** Where a path parameter's value comes from: an earlier answer or request of another operation. */

@@ -342,6 +342,8 @@ function errorBody(
   extra: Readonly<Record<string, unknown>>,
 ): unknown {
   const { properties } = propertiesOf(schema, ctx.resolve);
+  const fields = fieldErrors(ctx, schema, properties.size, kit.text, extra);
+  if (fields !== undefined) return fields;
   const body: Json = {};
   for (const [name, sub] of properties) {
     const n = name.toLowerCase().replace(/[_-]/g, "");
@@ -350,7 +352,10 @@ function errorBody(
     if (property?.enum !== undefined || property?.const !== undefined) continue;
     const type = property?.type;
     const numeric = type === "integer" || type === "number";
-    if (numeric && STATUS_NAMES.has(n)) body[name] = kit.status;
+    // An envelope of the error (OData's and AIP's `{"error": {code, message}}`, JSON:API's `errors[]`).
+    if (n === "error" && type === "object") body[name] = errorBody(ctx, property, kit, {});
+    else if (n === "errors" && type === "array") body[name] = [errorBody(ctx, property?.items, kit, {})];
+    else if (numeric && STATUS_NAMES.has(n)) body[name] = kit.status;
     else if (!numeric && n === "code") body[name] = kit.code;
     else if (!numeric && MESSAGE_NAMES.has(n)) body[name] = kit.text;
     else if (!numeric && TITLE_NAMES.has(n)) body[name] = REASONS[kit.status] ?? "Error";
@@ -359,6 +364,33 @@ function errorBody(
   if (open && !properties.has("code")) body.code = kit.code;
   if (open) for (const [k, v] of Object.entries(extra)) if (!properties.has(k)) body[k] = v;
   return complete(body, schema, ctx.resolve);
+}
+
+/**
+ * An error shape that is a map of field to messages and nothing else (Django REST Framework's
+ * `{"title": ["This field is required."]}`): each violation's field with its message, or
+ * `non_field_errors` where the refusal names no field. Undefined for any other shape.
+ */
+function fieldErrors(
+  ctx: AnswerContext,
+  schema: unknown,
+  declared: number,
+  text: string,
+  extra: Readonly<Record<string, unknown>>,
+): Json | undefined {
+  const more = followRefs((schema as Json | undefined)?.additionalProperties, ctx.resolve) as Json | undefined;
+  const items = followRefs(more?.items, ctx.resolve) as Json | undefined;
+  if (declared > 0 || more?.type !== "array" || items?.type !== "string") return undefined;
+  const body: Json = {};
+  const violations = Array.isArray(extra.violations)
+    ? (extra.violations as { location?: unknown; message?: unknown }[])
+    : [];
+  for (const v of violations) {
+    const field = typeof v.location === "string" ? v.location.split("/").slice(1).join(".") : "";
+    const key = field === "" ? "non_field_errors" : field;
+    body[key] = [...((body[key] as string[] | undefined) ?? []), String(v.message)];
+  }
+  return Object.keys(body).length > 0 ? body : { non_field_errors: [text] };
 }
 
 const isObject = (v: unknown): v is Json =>

@@ -33,6 +33,7 @@ import {
   type AnswerContext,
 } from "./engine-answers.js";
 import { ADMIN_PREFIX, adminAnswer } from "./engine-admin.js";
+import { pageOf } from "./engine-pages.js";
 import { applyPatch } from "./engine-patch.js";
 import { seedItems } from "./engine-seed.js";
 import { createCredentialCheck, type EngineCredentials } from "./engine-security.js";
@@ -599,26 +600,31 @@ function list(ctx: Ctx, call: Call): WireResponse {
     const wanted = query.getAll(parameter).flatMap((v) => v.split(","));
     if (wanted.length > 0) filters.push([property, wanted]);
   }
-  const number = (name: string | undefined): number | undefined => {
-    const text = name === undefined ? null : query.get(name);
-    return text === null || !/^\d+$/.test(text) ? undefined : Number(text);
-  };
   const limitDefault = call.op.parameters.find((p) => p.name === shape.paging.limit)?.schema as Json | undefined;
-  const limit =
-    number(shape.paging.limit) ?? (typeof limitDefault?.default === "number" ? limitDefault.default : undefined);
-  let start = number(shape.paging.offset) ?? number(shape.paging.cursor) ?? 0;
-  const page = number(shape.paging.page);
-  if (page !== undefined && limit !== undefined) start = Math.max(0, page - 1) * limit;
-  const items: Json[] = [];
-  let skipped = 0;
-  for (const value of collectionOf(ctx, call).values()) {
-    if (limit !== undefined && items.length >= limit) break;
-    const item = value as Json;
-    if (!filters.every(([property, wanted]) => wanted.includes(keyOf(item[property]) ?? "\u0000"))) continue;
-    if (skipped < start) skipped++;
-    else items.push(item);
+  function* matching(): Generator<Json> {
+    for (const value of collectionOf(ctx, call).values()) {
+      const item = value as Json;
+      if (filters.every(([property, wanted]) => wanted.includes(keyOf(item[property]) ?? "\u0000"))) yield item;
+    }
   }
-  const value =
-    shape.itemsAt === "" ? items : { [shape.itemsAt.slice(1).replace(/~1/g, "/").replace(/~0/g, "~")]: items };
-  return documentedAnswer(ctx.answers, call.op, successStatus(call.op), value);
+  const page = pageOf(
+    shape,
+    matching(),
+    {
+      query,
+      path: call.requestPath,
+      host: call.host,
+      defaultLimit: typeof limitDefault?.default === "number" ? limitDefault.default : undefined,
+      idName: call.resource.id?.name,
+    },
+    listAnswerSchema(ctx, call.op),
+    ctx.answers.resolve,
+  );
+  return documentedAnswer(ctx.answers, call.op, successStatus(call.op), page.value, page.headers);
+}
+
+/** The schema of a list's JSON success answer, where its paging fields are. */
+function listAnswerSchema(ctx: Ctx, op: CompiledOperation): unknown {
+  const entry = [...(op.responseFor(successStatus(op))?.content.values() ?? [])].find((e) => e.hasSchema);
+  return entry === undefined ? undefined : ctx.answers.resolve(`#${entry.pointer}/schema`);
 }

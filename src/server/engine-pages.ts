@@ -1,0 +1,179 @@
+// A list's page: which items of a collection a list request asks for (by limit, offset, page number
+// or cursor, as the resource model reads its parameters), and the answer's paging fields filled so
+// that following them visits every item once: the next page's URL or token, whether there is more,
+// the total, and a `Link` header (RFC 8288) where the list documents one. Portable: no Node module.
+import { followRefs, propertiesOf, type ListShape, type Resolve } from "../contract/portable.js";
+import { keyOf } from "./engine-values.js";
+
+type Json = Record<string, unknown>;
+
+/** What a list request asks for, read from its query. */
+export interface PageRequest {
+  readonly query: URLSearchParams;
+  /** The request's path as received (without the query), and its Host header, for next links. */
+  readonly path: string;
+  readonly host: string | undefined;
+  /** The limit's default, where the parameter's schema gives one. */
+  readonly defaultLimit: number | undefined;
+  /** The property that holds an item's id, for a cursor that names the last item seen. */
+  readonly idName: string | undefined;
+}
+
+/** One page: its items, and the list answer's value with every paging field in place. */
+export interface Page {
+  readonly items: Json[];
+  readonly value: unknown;
+  /** `Link: <next>; rel="next"` where the list documents the header and there is a next page. */
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+const number = (text: string | null): number | undefined =>
+  text === null || !/^\d+$/.test(text) ? undefined : Number(text);
+
+/**
+ * The page of `items` (filtered already, in the order made) a request asks for. A cursor is the
+ * position of the next item (opaque to clients; the kit writes it as decimal digits), or the id of
+ * the last item seen where the model says so (Stripe's `starting_after`).
+ */
+export function pageOf(
+  shape: ListShape,
+  items: Iterable<Json>,
+  request: PageRequest,
+  answerSchema: unknown,
+  resolve: Resolve,
+): Page {
+  const { paging, pages } = shape;
+  const q = request.query;
+  const limit = number(paging.limit === undefined ? null : q.get(paging.limit)) ?? request.defaultLimit;
+  const cursor = paging.cursor === undefined ? null : q.get(paging.cursor);
+  const page = number(paging.page === undefined ? null : q.get(paging.page));
+  let start = number(paging.offset === undefined ? null : q.get(paging.offset)) ?? 0;
+  if (page !== undefined && limit !== undefined) start = Math.max(0, page - pages.firstPage) * limit;
+  if (cursor !== null && !pages.cursorIsItem) start = number(cursor) ?? 0;
+  const out: Json[] = [];
+  let seen = 0;
+  let total = 0;
+  let more = false;
+  let passed = cursor === null || !pages.cursorIsItem;
+  const counting = pages.total !== undefined;
+  for (const item of items) {
+    total++;
+    if (!passed) {
+      passed = request.idName !== undefined && keyOf(item[request.idName]) === cursor;
+      continue;
+    }
+    if (seen++ < start) continue;
+    if (limit === undefined || out.length < limit) out.push(item);
+    else {
+      more = true;
+      if (!counting) break;
+    }
+  }
+  const value: Json = {};
+  if (shape.itemsAt === "") return { items: out, value: out, headers: {} };
+  set(value, shape.itemsAt, out);
+  const next = more ? nextQuery(shape, q, start + out.length, page, out, request.idName) : undefined;
+  const url = next === undefined ? undefined : urlOf(request, next);
+  if (pages.nextUrl !== undefined) end(value, pages.nextUrl, pages.nextHolder!, url, answerSchema, resolve);
+  if (pages.nextToken !== undefined) {
+    const token = next === undefined ? undefined : (next.get(paging.cursor ?? "") ?? undefined);
+    end(value, pages.nextToken, pages.nextToken, token, answerSchema, resolve);
+  }
+  if (pages.previousUrl !== undefined && start === 0)
+    end(value, pages.previousUrl, pages.previousUrl, undefined, answerSchema, resolve);
+  if (pages.hasMore !== undefined) set(value, pages.hasMore, more);
+  if (pages.total !== undefined) set(value, pages.total, total);
+  const headers: Record<string, string> = pages.linkHeader && url !== undefined ? { link: `<${url}>; rel="next"` } : {};
+  return { items: out, value, headers };
+}
+
+/** The next page's query: the request's, its position moved on by the paging parameter the list takes. */
+function nextQuery(
+  shape: ListShape,
+  query: URLSearchParams,
+  position: number,
+  page: number | undefined,
+  out: readonly Json[],
+  idName: string | undefined,
+): URLSearchParams | undefined {
+  const { paging, pages } = shape;
+  if (pages.limitIsCap) return undefined;
+  const next = new URLSearchParams(query);
+  if (paging.cursor !== undefined) {
+    const last = idName === undefined ? undefined : keyOf(out.at(-1)?.[idName]);
+    const token = pages.cursorIsItem ? last : String(position);
+    if (token === undefined) return undefined;
+    next.set(paging.cursor, token);
+  } else if (paging.page !== undefined) next.set(paging.page, String((page ?? pages.firstPage) + 1));
+  else if (paging.offset !== undefined) next.set(paging.offset, String(position));
+  else return undefined;
+  return next;
+}
+
+/** The next page's URL: the request's path and the next query, absolute where the request named its host. */
+function urlOf(request: PageRequest, query: URLSearchParams): string {
+  const path = `${request.path}?${query.toString()}`;
+  return request.host === undefined || !/^[A-Za-z0-9.:[\]-]+$/.test(request.host)
+    ? path
+    : `http://${request.host}${path}`;
+}
+
+/**
+ * A next (or previous) field: its value where there is one; at the end, null where its schema allows
+ * null, an empty string where it is required (AIP-158: an empty token ends the walk), else left out.
+ */
+function end(
+  target: Json,
+  at: string,
+  holder: string,
+  value: string | undefined,
+  schema: unknown,
+  resolve: Resolve,
+): void {
+  if (value !== undefined) return set(target, at, value);
+  const field = schemaAt(schema, at, resolve);
+  if (allowsNull(field)) return set(target, at, null);
+  if (requiredAt(schema, at, resolve)) set(target, at, "");
+  else drop(target, holder);
+}
+
+const tokens = (pointer: string): string[] =>
+  pointer
+    .split("/")
+    .slice(1)
+    .map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
+
+function set(target: Json, pointer: string, value: unknown): void {
+  const path = tokens(pointer);
+  let here = target;
+  for (const t of path.slice(0, -1)) {
+    if (typeof here[t] !== "object" || here[t] === null) here[t] = {};
+    here = here[t] as Json;
+  }
+  here[path.at(-1)!] = value;
+}
+
+/** Leaves an optional field out (the answer's completion fills only required ones). */
+function drop(target: Json, pointer: string): void {
+  const path = tokens(pointer);
+  let here: Json | undefined = target;
+  for (const t of path.slice(0, -1)) here = (here?.[t] ?? undefined) as Json | undefined;
+  if (here !== undefined) delete here[path.at(-1)!];
+}
+
+function schemaAt(schema: unknown, pointer: string, resolve: Resolve): unknown {
+  let here = schema;
+  for (const t of tokens(pointer)) here = propertiesOf(followRefs(here, resolve), resolve).properties.get(t);
+  return followRefs(here, resolve);
+}
+
+function requiredAt(schema: unknown, pointer: string, resolve: Resolve): boolean {
+  const path = tokens(pointer);
+  const parent = schemaAt(schema, `/${path.slice(0, -1).join("/")}`.replace(/^\/$/, ""), resolve);
+  return propertiesOf(parent, resolve).required.has(path.at(-1)!);
+}
+
+function allowsNull(schema: unknown): boolean {
+  const s = (schema ?? {}) as Json;
+  return s.nullable === true || s.type === "null" || (Array.isArray(s.type) && s.type.includes("null"));
+}
