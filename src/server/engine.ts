@@ -455,9 +455,7 @@ function anItem(resource: Resource): string {
  * `__proto__` included, is ever assigned onto an object of ours.
  */
 function stored(ctx: Ctx, call: Call): Json {
-  const body = exactTree(call.accepted.value, call.accepted.exact);
-  const entry = call.op.requestMediaType(call.contentType ?? "application/json");
-  const schema = entry?.hasSchema === true ? ctx.answers.resolve(`#${entry.pointer}/schema`) : undefined;
+  const { body, schema } = requestItem(ctx, call);
   const value = schema === undefined ? body : project(body, schema, ctx.answers.resolve);
   const item: Json = typeof value === "object" && value !== null && !Array.isArray(value) ? { ...(value as Json) } : {};
   if (schema === undefined) return item;
@@ -472,6 +470,23 @@ function stored(ctx: Ctx, call: Call): Json {
     if (fallback !== undefined) item[name] = JSON.parse(JSON.stringify(fallback)) as unknown;
   }
   return item;
+}
+
+/**
+ * The item a request sends, and its schema: the body, or where the answers keep the item in an
+ * envelope the request has too (JSON:API's `{"data": {...}}`), what that envelope holds.
+ */
+function requestItem(ctx: Ctx, call: Call): { body: unknown; schema: unknown } {
+  const body = exactTree(call.accepted.value, call.accepted.exact);
+  const entry = call.op.requestMediaType(call.contentType ?? "application/json");
+  const schema = entry?.hasSchema === true ? ctx.answers.resolve(`#${entry.pointer}/schema`) : undefined;
+  const at = call.resource.id?.at ?? "";
+  const name = at.slice(1).replace(/~1/g, "/").replace(/~0/g, "~");
+  const inner =
+    at === "" || schema === undefined ? undefined : propertiesOf(schema, ctx.answers.resolve).properties.get(name);
+  if (inner === undefined || name.includes("/") || typeof body !== "object" || body === null || !(name in body))
+    return { body, schema };
+  return { body: (body as Json)[name], schema: inner };
 }
 
 /** The schema of the item in the create's answer, where the model found the id. */
@@ -557,7 +572,7 @@ function update(ctx: Ctx, call: Call, role: "replace" | "patch"): WireResponse {
   const found = itemOf(ctx, call);
   if (isAnswer(found)) return found;
   const old = found.item as Json;
-  const body = exactTree(call.accepted.value, call.accepted.exact);
+  const { body } = requestItem(ctx, call);
   let next: unknown;
   if (role === "replace") next = stored(ctx, call);
   else {
