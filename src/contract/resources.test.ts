@@ -182,7 +182,25 @@ describe("resources of other shapes", () => {
       "/cron/{task}": { parameters: [pathParam("task")], post: { operationId: "runCron", responses: { "204": ok() } } },
     });
     expect(rows(c)).toEqual([]);
-    expect(resourceModel(c).whyOutside(c.operation("crons")!)).toBe("no operation creates cron (no POST on /cron)");
+    expect(resourceModel(c).whyOutside(c.operation("crons")!)).toBe(
+      "no operation creates cron (no POST on /cron, no PUT that answers 201)",
+    );
+  });
+
+  it("a PUT that answers 201 where no POST creates is an upsert: the resource's create and replace", () => {
+    const setting = { type: "object", required: ["key"], properties: { key: { type: "string" }, value: {} } };
+    const put = { operationId: "put", requestBody: body(setting), responses: { "200": ok("replaced", setting) } };
+    const item = (responses: Record<string, unknown>) => ({
+      "/settings": { get: { operationId: "list", responses: { "200": ok("all", { type: "array", items: setting }) } } },
+      "/settings/{key}": { parameters: [pathParam("key")], put: { ...put, responses } },
+    });
+    const upsert = resourceModel(doc(item({ "200": ok("replaced", setting), "201": ok("made", setting) })));
+    expect(upsert.resources.map((r) => [r.name, r.upsert, r.id?.name, r.id?.chosenBy])).toEqual([
+      ["settings", true, "key", "client"],
+    ]);
+    expect(upsert.resources[0]!.notes).toContain("put creates settings it does not find (it documents 201): an upsert");
+    // Without a documented 201 the PUT only replaces: nothing creates, so the resource is outside.
+    expect(resourceModel(doc(item({ "200": ok("replaced", setting) }))).resources).toEqual([]);
   });
 
   it("the Plant Store: a path that takes only a POST of an object, named as a plural, is a collection; the client's id is its key", async () => {

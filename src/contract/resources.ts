@@ -95,6 +95,11 @@ export interface Resource {
   readonly id: IdProperty | undefined;
   /** The create's success answer documents a `Location` header (the new item's URL). */
   readonly location: boolean;
+  /**
+   * No POST creates an item: the replace (a PUT that documents 201) creates the item it does not find
+   * at the id in its path, and replaces it after (RFC 9110 9.3.4).
+   */
+  readonly upsert: boolean;
   readonly list: ListShape | undefined;
   /** What the model guessed, or could not find, in words an author reads. */
   readonly notes: readonly string[];
@@ -300,14 +305,18 @@ function buildResource(
   };
   place(byPath.get(collectionPath), COLLECTION_ROLE);
   if (itemPath !== undefined) place(byPath.get(itemPath), ITEM_ROLE);
-  const create = operations.create;
   const name = decodeURIComponent(collectionPath.split("/").at(-1) ?? collectionPath);
+  // Without a POST, a PUT that documents 201 creates what it does not find (RFC 9110 9.3.4): an upsert.
+  const upsert =
+    operations.create === undefined && operations.replace !== undefined && operations.replace.responses.has("201");
+  const create = operations.create ?? (upsert ? operations.replace : undefined);
   if (create === undefined) {
     // Without a create the store never holds an item: its operations answer from examples.
     for (const op of Object.values(operations))
-      outside.set(op, `no operation creates ${name} (no POST on ${collectionPath})`);
+      outside.set(op, `no operation creates ${name} (no POST on ${collectionPath}, no PUT that answers 201)`);
     return undefined;
   }
+  if (upsert) notes.push(`${create.operationId} creates ${name} it does not find (it documents 201): an upsert`);
   const idParameter = itemPath === undefined ? undefined : ITEM_SEGMENT.exec(itemPath.split("/").at(-1)!)![1];
   const parentParameters = collectionPath.split("/").flatMap((s) => ITEM_SEGMENT.exec(s)?.[1] ?? []);
   let list: ListShape | undefined;
@@ -333,6 +342,7 @@ function buildResource(
     operations,
     id,
     location: documentsLocation(create),
+    upsert,
     list,
     notes,
   };

@@ -491,7 +491,7 @@ function requestItem(ctx: Ctx, call: Call): { body: unknown; schema: unknown } {
 
 /** The schema of the item in the create's answer, where the model found the id. */
 function answerItemSchema(ctx: Ctx, resource: Resource): unknown {
-  const create = resource.operations.create!;
+  const create = (resource.operations.create ?? resource.operations.replace)!;
   for (const r of create.responses.values()) {
     if (!/^2/.test(r.status)) continue;
     for (const entry of r.content.values()) {
@@ -569,7 +569,11 @@ function read(ctx: Ctx, call: Call): WireResponse {
 }
 
 function update(ctx: Ctx, call: Call, role: "replace" | "patch"): WireResponse {
+  const id = call.resource.id;
+  const mismatch = role === "replace" ? differentId(ctx, call) : undefined;
+  if (mismatch !== undefined) return mismatch;
   const found = itemOf(ctx, call);
+  if (isAnswer(found) && role === "replace" && call.resource.upsert) return upserted(ctx, call);
   if (isAnswer(found)) return found;
   const old = found.item as Json;
   const { body } = requestItem(ctx, call);
@@ -588,12 +592,43 @@ function update(ctx: Ctx, call: Call, role: "replace" | "patch"): WireResponse {
   }
   const item: Json = typeof next === "object" && next !== null && !Array.isArray(next) ? { ...(next as Json) } : {};
   // The id and what the server owns stay as they were, whatever the request says.
-  const id = call.resource.id;
   if (id !== undefined && id.name in old) item[id.name] = old[id.name];
   const { readOnly } = itemProperties(ctx, call.resource);
   for (const name of readOnly) if (name in old) item[name] = old[name];
   ctx.store.replace(found.collection, found.key, item);
   return documentedAnswer(ctx.answers, call.op, successStatus(call.op), placed(call.resource, item));
+}
+
+/**
+ * A replace whose body names another id than its path: refused where the operation documents a 400
+ * (or 422), never used (the path names the item); undefined when they agree or nothing is documented.
+ */
+function differentId(ctx: Ctx, call: Call): WireResponse | undefined {
+  const { id, idParameter } = call.resource;
+  if (id === undefined || idParameter === undefined || id.chosenBy === "server") return undefined;
+  const sent = keyOf((requestItem(ctx, call).body as Json | undefined)?.[id.name]);
+  const path = idKey(call.op, idParameter, call.path[idParameter] ?? "");
+  if (sent === undefined || sent === path || !(call.op.responses.has("400") || call.op.responses.has("422")))
+    return undefined;
+  return errorFor(
+    ctx.answers,
+    call.op,
+    "PS_BODY_INVALID",
+    `${id.name} ${sent} is not the ${id.name} of the path, ${path}`,
+  );
+}
+
+/** An upsert's create: the item at the path's id, answered 201 (RFC 9110 9.3.4). */
+function upserted(ctx: Ctx, call: Call): WireResponse {
+  const { resource, op } = call;
+  const key = idKey(op, resource.idParameter!, call.path[resource.idParameter!] ?? "");
+  const item = stored(ctx, call);
+  if (resource.id !== undefined)
+    item[resource.id.name] = typedValue(ctx, itemProperties(ctx, resource).properties.get(resource.id.name), key);
+  fillServerOwned(ctx, resource, item);
+  const outcome = ctx.store.insert(collectionOf(ctx, call), key, item);
+  if (outcome === "full") return errorFor(ctx.answers, op, "PS_STORE_FULL", `${ctx.store.maxItems} items`);
+  return documentedAnswer(ctx.answers, op, 201, placed(resource, item));
 }
 
 function remove(ctx: Ctx, call: Call): WireResponse {
