@@ -187,6 +187,27 @@ describe("resources of other shapes", () => {
     );
   });
 
+  it("a POST of an object to the item, where nothing PATCHes it, is the item's update (Stripe)", () => {
+    const customer = {
+      type: "object",
+      properties: { id: { type: "string", readOnly: true }, name: { type: "string" } },
+    };
+    const c = doc({
+      "/customers": {
+        post: { operationId: "make", requestBody: body(customer), responses: { "200": ok("made", customer) } },
+      },
+      "/customers/{customer}": {
+        parameters: [pathParam("customer")],
+        get: { operationId: "read", responses: { "200": ok("it", customer) } },
+        post: { operationId: "update", requestBody: body(customer), responses: { "200": ok("it", customer) } },
+      },
+    });
+    expect(rows(c)[0]!.roles).toEqual({ create: "make", read: "read", patch: "update" });
+    expect(resourceModel(c).resources[0]!.notes).toContain(
+      "update, a POST to the item, is its update (nothing PATCHes it)",
+    );
+  });
+
   it("a PUT that answers 201 where no POST creates is an upsert: the resource's create and replace", () => {
     const setting = { type: "object", required: ["key"], properties: { key: { type: "string" }, value: {} } };
     const put = { operationId: "put", requestBody: body(setting), responses: { "200": ok("replaced", setting) } };

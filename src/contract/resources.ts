@@ -67,6 +67,13 @@ export interface PageFields {
   readonly cursorIsItem: boolean;
   /** The limit caps the whole answer rather than sizing a page (OData's `$top`): no next page beyond it. */
   readonly limitIsCap: boolean;
+  /** The list's own URL in its answer (Stripe's `url`): the path it was asked at. */
+  readonly selfUrl?: string;
+  /**
+   * Newest first: a list paged by the last item seen lists the most recent first (Stripe's lists;
+   * GitHub's `since`-less cursors), otherwise in the order made.
+   */
+  readonly newestFirst: boolean;
 }
 
 /** How a list answer is read and asked for. */
@@ -305,6 +312,17 @@ function buildResource(
   };
   place(byPath.get(collectionPath), COLLECTION_ROLE);
   if (itemPath !== undefined) place(byPath.get(itemPath), ITEM_ROLE);
+  // A POST to the item itself, where nothing PATCHes it, is its update (Stripe's `POST /v1/customers/{id}`):
+  // what it sends changes, what it leaves out stays.
+  const itemPost = itemPath === undefined ? undefined : byPath.get(itemPath)?.find((op) => op.method === "post");
+  const updates =
+    itemPost !== undefined &&
+    shapeOfSchema(requestSchema(doc, itemPost), resolve).kind === "object" &&
+    shapeOfSchema(answerSchema(doc, itemPost), resolve).kind === "object";
+  if (updates && operations.patch === undefined && declaredRole(doc, itemPost!) === undefined) {
+    operations.patch = itemPost!;
+    notes.push(`${itemPost!.operationId}, a POST to the item, is its update (nothing PATCHes it)`);
+  }
   const name = decodeURIComponent(collectionPath.split("/").at(-1) ?? collectionPath);
   // Without a POST, a PUT that documents 201 creates what it does not find (RFC 9110 9.3.4): an upsert.
   const upsert =
@@ -624,6 +642,7 @@ function pageFields(
       else if (types.includes("string") && PREVIOUS_URL.has(n) && !has("previousUrl")) found.previousUrl = here;
       else if (types.includes("boolean") && HAS_MORE.has(n) && !has("hasMore")) found.hasMore = here;
       else if (types.includes("integer") && TOTAL.has(n) && !has("total")) found.total = here;
+      else if (types.includes("string") && depth === 0 && ["url", "self", "href"].includes(n)) found.selfUrl = here;
     }
   };
   if (itemsAt !== "") visit(schema, "", 0);
@@ -636,6 +655,7 @@ function pageFields(
     firstPage: pageSchema.minimum === 0 || pageSchema.default === 0 ? 0 : 1,
     cursorIsItem: paging.cursor !== undefined && ["startingafter", "afterid", "sinceid"].includes(plain(paging.cursor)),
     limitIsCap: paging.limit !== undefined && plain(paging.limit) === "top",
+    newestFirst: paging.cursor !== undefined && ["startingafter", "afterid", "sinceid"].includes(plain(paging.cursor)),
   };
 }
 

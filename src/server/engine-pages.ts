@@ -82,6 +82,7 @@ export function pageOf(
   if (pages.previousUrl !== undefined && start === 0)
     end(value, pages.previousUrl, pages.previousUrl, undefined, answerSchema, resolve);
   if (pages.hasMore !== undefined) set(value, pages.hasMore, more);
+  if (pages.selfUrl !== undefined) set(value, pages.selfUrl, request.path);
   if (pages.total !== undefined) set(value, pages.total, total);
   const headers: Record<string, string> = pages.linkHeader && url !== undefined ? { link: `<${url}>; rel="next"` } : {};
   return { items: out, value, headers };

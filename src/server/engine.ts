@@ -526,7 +526,23 @@ function serverId(ctx: Ctx, resource: Resource, n: bigint): unknown {
   if (type === "integer" || type === "number") return n;
   if (s.format === "uuid" || param.format === "uuid")
     return `00000000-0000-4000-8000-${n.toString(16).padStart(12, "0")}`;
-  return n.toString();
+  return patterned(s, n) ?? patterned(param, n) ?? n.toString();
+}
+
+/**
+ * A string id a `pattern` accepts, made unique by the number: the pattern's literal start and the
+ * number (Stripe's `^cus_[A-Za-z0-9]+$` gives `cus_7`); undefined where there is no pattern or that fails.
+ */
+function patterned(schema: Json, n: bigint): string | undefined {
+  if (typeof schema.pattern !== "string") return undefined;
+  let pattern: RegExp;
+  try {
+    pattern = new RegExp(schema.pattern, "u");
+  } catch {
+    return undefined;
+  }
+  const prefix = /^\^?((?:[A-Za-z0-9_-]|\\[./-])*)/.exec(schema.pattern)?.[1]?.replace(/\\/g, "") ?? "";
+  return [`${prefix}${n}`, `${prefix}${n.toString(36)}`, `${prefix}n${n}`].find((c) => pattern.test(c));
 }
 
 /** A path parameter's text as the value a property's schema takes: an integer's digits exactly (a bigint), else the text. */
@@ -652,7 +668,8 @@ function list(ctx: Ctx, call: Call): WireResponse {
   }
   const limitDefault = call.op.parameters.find((p) => p.name === shape.paging.limit)?.schema as Json | undefined;
   function* matching(): Generator<Json> {
-    for (const value of collectionOf(ctx, call).values()) {
+    const collection = collectionOf(ctx, call).values();
+    for (const value of shape.pages.newestFirst ? [...collection].reverse() : collection) {
       const item = value as Json;
       if (filters.every(([property, wanted]) => wanted.includes(keyOf(item[property]) ?? "\u0000"))) yield item;
     }
