@@ -58,6 +58,7 @@ export interface PageFields {
   readonly nextHolder?: string;
   readonly nextToken?: string;
   readonly previousUrl?: string;
+  readonly previousHolder?: string;
   readonly hasMore?: string;
   readonly total?: string;
   readonly linkHeader: boolean;
@@ -69,6 +70,11 @@ export interface PageFields {
   readonly limitIsCap: boolean;
   /** The list's own URL in its answer (Stripe's `url`): the path it was asked at. */
   readonly selfUrl?: string;
+  /** The page's number, its size, the count of pages, the last page's number (HAL's `page`, Laravel's `meta`). */
+  readonly pageNumber?: string;
+  readonly pageSize?: string;
+  readonly totalPages?: string;
+  readonly lastPage?: string;
   /**
    * Newest first: a list paged by the last item seen lists the most recent first (Stripe's lists;
    * GitHub's `since`-less cursors), otherwise in the order made.
@@ -574,6 +580,18 @@ function listShape(doc: unknown, resolve: Resolve, list: CompiledOperation, name
     const preferred = ["data", "items", "results", "records", "values", "entries", "content", loose(name)];
     const chosen = arrays.length === 1 ? arrays[0] : arrays.find(([k]) => preferred.includes(loose(k)));
     if (chosen !== undefined) [itemsAt, arraySchema] = [`/${pointerToken(chosen[0])}`, chosen[1]];
+    else {
+      // Two levels down: HAL's `_embedded.people`, `{"data": {"accounts": [...]}}`: an envelope's one array.
+      for (const [k, p] of properties) {
+        if (shapeOfSchema(p, resolve).kind !== "object") continue;
+        const inner = [...propertiesOf(followRefs(p, resolve), resolve).properties].filter(
+          ([, q]) => shapeOfSchema(q, resolve).kind === "array",
+        );
+        if (inner.length !== 1) continue;
+        [itemsAt, arraySchema] = [`/${pointerToken(k)}/${pointerToken(inner[0]![0])}`, inner[0]![1]];
+        break;
+      }
+    }
   }
   if (itemsAt === undefined) return undefined;
   const item = propertiesOf(((followRefs(arraySchema, resolve) ?? {}) as Json).items, resolve);
@@ -598,6 +616,9 @@ const NEXT_URL = new Set(["next", "nextlink", "odatanextlink", "nextpage", "next
 const NEXT_TOKEN = new Set(["nextpagetoken", "nextcursor", "continue", "continuationtoken", "nexttoken", "endcursor"]);
 const PREVIOUS_URL = new Set(["previous", "prev", "previouspage", "prevpage", "previouslink", "prevpageurl"]);
 const HAS_MORE = new Set(["hasmore", "hasnext", "hasnextpage", "more"]);
+const PAGE_NUMBER = new Set(["number", "currentpage", "page", "pagenumber"]);
+const PAGE_SIZE = new Set(["size", "perpage", "pagesize", "limit"]);
+const TOTAL_PAGES = new Set(["totalpages", "pagecount"]);
 const TOTAL = new Set([
   "count",
   "total",
@@ -630,7 +651,8 @@ function pageFields(
         // HAL's `_links.next.href`: a link object's href is the URL.
         const href = propertiesOf(followRefs(p, resolve), resolve).properties.has("href");
         if (href && NEXT_URL.has(n) && !has("nextUrl")) [found.nextUrl, found.nextHolder] = [`${here}/href`, here];
-        else if (href && PREVIOUS_URL.has(n) && !has("previousUrl")) found.previousUrl = `${here}/href`;
+        else if (href && PREVIOUS_URL.has(n) && !has("previousUrl"))
+          [found.previousUrl, found.previousHolder] = [`${here}/href`, here];
         else visit(p, here, depth + 1);
         continue;
       }
@@ -639,10 +661,16 @@ function pageFields(
       if (types.includes("string") && NEXT_URL.has(n) && !has("nextUrl"))
         [found.nextUrl, found.nextHolder] = [here, here];
       else if (types.includes("string") && NEXT_TOKEN.has(n) && !has("nextToken")) found.nextToken = here;
-      else if (types.includes("string") && PREVIOUS_URL.has(n) && !has("previousUrl")) found.previousUrl = here;
+      else if (types.includes("string") && PREVIOUS_URL.has(n) && !has("previousUrl"))
+        [found.previousUrl, found.previousHolder] = [here, here];
       else if (types.includes("boolean") && HAS_MORE.has(n) && !has("hasMore")) found.hasMore = here;
       else if (types.includes("integer") && TOTAL.has(n) && !has("total")) found.total = here;
       else if (types.includes("string") && depth === 0 && ["url", "self", "href"].includes(n)) found.selfUrl = here;
+      else if (types.includes("integer") && depth > 0 && PAGE_NUMBER.has(n) && !has("pageNumber"))
+        found.pageNumber = here;
+      else if (types.includes("integer") && depth > 0 && PAGE_SIZE.has(n) && !has("pageSize")) found.pageSize = here;
+      else if (types.includes("integer") && TOTAL_PAGES.has(n) && !has("totalPages")) found.totalPages = here;
+      else if (types.includes("integer") && n === "lastpage" && !has("lastPage")) found.lastPage = here;
     }
   };
   if (itemsAt !== "") visit(schema, "", 0);

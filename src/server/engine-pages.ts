@@ -55,7 +55,7 @@ export function pageOf(
   let total = 0;
   let more = false;
   let passed = cursor === null || !pages.cursorIsItem;
-  const counting = pages.total !== undefined;
+  const counting = pages.total !== undefined || pages.totalPages !== undefined || pages.lastPage !== undefined;
   for (const item of items) {
     total++;
     if (!passed) {
@@ -80,9 +80,14 @@ export function pageOf(
     end(value, pages.nextToken, pages.nextToken, token, answerSchema, resolve);
   }
   if (pages.previousUrl !== undefined && start === 0)
-    end(value, pages.previousUrl, pages.previousUrl, undefined, answerSchema, resolve);
+    end(value, pages.previousUrl, pages.previousHolder!, undefined, answerSchema, resolve);
   if (pages.hasMore !== undefined) set(value, pages.hasMore, more);
   if (pages.selfUrl !== undefined) set(value, pages.selfUrl, request.path);
+  const size = limit ?? Math.max(total, 1);
+  if (pages.pageNumber !== undefined) set(value, pages.pageNumber, page ?? pages.firstPage);
+  if (pages.pageSize !== undefined) set(value, pages.pageSize, size);
+  if (pages.totalPages !== undefined) set(value, pages.totalPages, Math.ceil(total / size));
+  if (pages.lastPage !== undefined) set(value, pages.lastPage, Math.max(1, Math.ceil(total / size)));
   if (pages.total !== undefined) set(value, pages.total, total);
   const headers: Record<string, string> = pages.linkHeader && url !== undefined ? { link: `<${url}>; rel="next"` } : {};
   return { items: out, value, headers };
@@ -132,10 +137,10 @@ function end(
   resolve: Resolve,
 ): void {
   if (value !== undefined) return set(target, at, value);
-  const field = schemaAt(schema, at, resolve);
-  if (allowsNull(field)) return set(target, at, null);
-  if (requiredAt(schema, at, resolve)) set(target, at, "");
-  else drop(target, holder);
+  // The holder is the link object where the URL sits in one (HAL's `_links.next`): it goes as a whole.
+  if (allowsNull(schemaAt(schema, holder, resolve))) return set(target, holder, null);
+  if (!requiredAt(schema, holder, resolve)) return drop(target, holder);
+  if (holder === at) set(target, at, "");
 }
 
 const tokens = (pointer: string): string[] =>

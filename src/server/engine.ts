@@ -407,6 +407,8 @@ const isAnswer = (v: unknown): v is WireResponse => typeof v === "object" && v !
 function create(ctx: Ctx, call: Call): WireResponse {
   const { resource, op } = call;
   const item = stored(ctx, call);
+  const foreign = foreignType(ctx, call, item);
+  if (foreign !== undefined) return foreign;
   const id = resource.id;
   let key: string;
   // The client's id, where the request declares it, is the item's whenever it is sent (model: chosenBy).
@@ -440,7 +442,13 @@ function create(ctx: Ctx, call: Call): WireResponse {
   }
   const headers: Record<string, string> = {};
   if (resource.location && resource.itemPath !== undefined) headers.location = itemUrl(call, key);
-  return documentedAnswer(ctx.answers, op, roleStatus(op, "create"), placed(resource, item), headers);
+  return documentedAnswer(
+    ctx.answers,
+    op,
+    roleStatus(op, "create"),
+    placed(resource, linked(ctx, call, item, key)),
+    headers,
+  );
 }
 
 /** `a plant`, `an order`: one item of the resource, for messages. */
@@ -578,10 +586,52 @@ function itemUrl(call: Call, key: string): string {
   return call.host === undefined || !/^[A-Za-z0-9.:[\]-]+$/.test(call.host) ? path : `http://${call.host}${path}`;
 }
 
+/**
+ * JSON:API's 409 for a resource object whose `type` is not the collection's (1.1, Creating Resources:
+ * "409 Conflict ... when the type does not match"), where the answers name the type the collection
+ * holds (an enum or const); undefined for any other request.
+ */
+function foreignType(ctx: Ctx, call: Call, item: Json): WireResponse | undefined {
+  if (!/vnd\.api\+json/i.test(call.contentType ?? "") || typeof item.type !== "string") return undefined;
+  const type = (followRefs(itemProperties(ctx, call.resource).properties.get("type"), ctx.answers.resolve) ??
+    {}) as Json;
+  const allowed = Array.isArray(type.enum) ? type.enum : type.const === undefined ? undefined : [type.const];
+  if (allowed === undefined || allowed.includes(item.type)) return undefined;
+  return errorFor(
+    ctx.answers,
+    call.op,
+    "PS_TYPE_CONFLICT",
+    `type ${item.type}, where ${call.resource.name} holds ${allowed.join(", ")}`,
+  );
+}
+
+/**
+ * An item as answered with its own link where its schema has one: HAL's `_links.self.href` (the
+ * item's identity where its id is not in the body, as Spring Data REST shows it), JSON:API's
+ * `links.self`. The stored item is not changed.
+ */
+function linked(ctx: Ctx, call: Call, item: Json, key: string): Json {
+  if (call.resource.itemPath === undefined) return item;
+  const { properties } = itemProperties(ctx, call.resource);
+  const resolve = ctx.answers.resolve;
+  const links = (name: string): ReadonlyMap<string, unknown> | undefined =>
+    properties.has(name) ? propertiesOf(followRefs(properties.get(name), resolve), resolve).properties : undefined;
+  const hal = links("_links");
+  const jsonApi = links("links");
+  if (hal?.has("self") !== true && jsonApi?.has("self") !== true) return item;
+  const url = itemUrl(call, key);
+  const out: Json = { ...item };
+  if (hal?.has("self") === true) out._links = { ...(item._links as Json | undefined), self: { href: url } };
+  else out.links = { ...(item.links as Json | undefined), self: url };
+  return out;
+}
+
 function read(ctx: Ctx, call: Call): WireResponse {
   const found = itemOf(ctx, call);
   if (isAnswer(found)) return found;
-  return documentedAnswer(ctx.answers, call.op, successStatus(call.op), placed(call.resource, found.item));
+  const item = linked(ctx, call, found.item as Json, found.key);
+  const shown = linked(ctx, call, item, found.key);
+  return documentedAnswer(ctx.answers, call.op, successStatus(call.op), placed(call.resource, shown));
 }
 
 function update(ctx: Ctx, call: Call, role: "replace" | "patch"): WireResponse {
@@ -612,7 +662,8 @@ function update(ctx: Ctx, call: Call, role: "replace" | "patch"): WireResponse {
   const { readOnly } = itemProperties(ctx, call.resource);
   for (const name of readOnly) if (name in old) item[name] = old[name];
   ctx.store.replace(found.collection, found.key, item);
-  return documentedAnswer(ctx.answers, call.op, successStatus(call.op), placed(call.resource, item));
+  const shown = linked(ctx, call, item, found.key);
+  return documentedAnswer(ctx.answers, call.op, successStatus(call.op), placed(call.resource, shown));
 }
 
 /**
@@ -644,7 +695,7 @@ function upserted(ctx: Ctx, call: Call): WireResponse {
   fillServerOwned(ctx, resource, item);
   const outcome = ctx.store.insert(collectionOf(ctx, call), key, item);
   if (outcome === "full") return errorFor(ctx.answers, op, "PS_STORE_FULL", `${ctx.store.maxItems} items`);
-  return documentedAnswer(ctx.answers, op, 201, placed(resource, item));
+  return documentedAnswer(ctx.answers, op, 201, placed(resource, linked(ctx, call, item, key)));
 }
 
 function remove(ctx: Ctx, call: Call): WireResponse {
@@ -668,10 +719,11 @@ function list(ctx: Ctx, call: Call): WireResponse {
   }
   const limitDefault = call.op.parameters.find((p) => p.name === shape.paging.limit)?.schema as Json | undefined;
   function* matching(): Generator<Json> {
-    const collection = collectionOf(ctx, call).values();
-    for (const value of shape.pages.newestFirst ? [...collection].reverse() : collection) {
+    const collection = collectionOf(ctx, call).entries();
+    for (const [key, value] of shape.pages.newestFirst ? [...collection].reverse() : collection) {
       const item = value as Json;
-      if (filters.every(([property, wanted]) => wanted.includes(keyOf(item[property]) ?? "\u0000"))) yield item;
+      if (filters.every(([property, wanted]) => wanted.includes(keyOf(item[property]) ?? "\u0000")))
+        yield linked(ctx, call, item, key);
     }
   }
   const page = pageOf(
