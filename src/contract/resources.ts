@@ -506,7 +506,15 @@ function representations(schema: unknown, resolve: Resolve, name: string): { at:
   const envelopes = [...properties]
     .filter(([k, p]) => rank(k) < 2 && shapeOfSchema(p, resolve).kind === "object")
     .sort(([a], [b]) => rank(a) - rank(b));
-  return [{ at: "", schema }, ...envelopes.map(([k, p]) => ({ at: `/${pointerToken(k)}`, schema: p }))];
+  const first = envelopes.map(([k, p]) => ({ at: `/${pointerToken(k)}`, schema: p }));
+  // Two levels: `{"data": {"account": {...}}}`, the item inside an envelope's envelope.
+  const second = first.flatMap((outer) =>
+    [...propertiesOf(followRefs(outer.schema, resolve), resolve).properties]
+      .filter(([k, p]) => rank(k) < 2 && shapeOfSchema(p, resolve).kind === "object")
+      .sort(([a], [b]) => rank(a) - rank(b))
+      .map(([k, p]) => ({ at: `${outer.at}/${pointerToken(k)}`, schema: p })),
+  );
+  return [{ at: "", schema }, ...first, ...second];
 }
 
 const pointerToken = (name: string): string => name.replace(/~/g, "~0").replace(/\//g, "~1");

@@ -25,6 +25,8 @@ export interface Page {
   readonly value: unknown;
   /** `Link: <next>; rel="next"` where the list documents the header and there is a next page. */
   readonly headers: Readonly<Record<string, string>>;
+  /** A page number past the last page was asked for (Django answers such a page 404). */
+  readonly pastTheEnd: boolean;
 }
 
 const number = (text: string | null): number | undefined =>
@@ -70,7 +72,8 @@ export function pageOf(
     }
   }
   const value: Json = {};
-  if (shape.itemsAt === "") return { items: out, value: out, headers: {} };
+  const pastTheEnd = page !== undefined && page > pages.firstPage && out.length === 0;
+  if (shape.itemsAt === "") return { items: out, value: out, headers: {}, pastTheEnd };
   set(value, shape.itemsAt, out);
   const next = more ? nextQuery(shape, q, start + out.length, page, out, request.idName) : undefined;
   const url = next === undefined ? undefined : urlOf(request, next);
@@ -90,7 +93,7 @@ export function pageOf(
   if (pages.lastPage !== undefined) set(value, pages.lastPage, Math.max(1, Math.ceil(total / size)));
   if (pages.total !== undefined) set(value, pages.total, total);
   const headers: Record<string, string> = pages.linkHeader && url !== undefined ? { link: `<${url}>; rel="next"` } : {};
-  return { items: out, value, headers };
+  return { items: out, value, headers, pastTheEnd };
 }
 
 /** The next page's query: the request's, its position moved on by the paging parameter the list takes. */

@@ -386,8 +386,11 @@ function missingParent(ctx: Ctx, call: Call): WireResponse | undefined {
 /** An item placed where the answers keep it: itself, or inside its envelope (`{"data": item}`). */
 function placed(resource: Resource, item: unknown): unknown {
   const at = resource.id?.at ?? "";
-  if (at === "") return item;
-  return { [at.slice(1).replace(/~1/g, "/").replace(/~0/g, "~")]: item };
+  return at
+    .split("/")
+    .slice(1)
+    .reverse()
+    .reduce((inner, token) => ({ [token.replace(/~1/g, "/").replace(/~0/g, "~")]: inner }), item);
 }
 
 function itemOf(ctx: Ctx, call: Call): { key: string; item: unknown; collection: Collection } | WireResponse {
@@ -739,6 +742,9 @@ function list(ctx: Ctx, call: Call): WireResponse {
     listAnswerSchema(ctx, call.op),
     ctx.answers.resolve,
   );
+  // A page past the last where the list documents 404 (Django REST Framework: "Invalid page").
+  if (page.pastTheEnd && call.op.responses.has("404"))
+    return errorFor(ctx.answers, call.op, "PS_PAGE_NOT_FOUND", `${shape.paging.page}=${query.get(shape.paging.page!)}`);
   return documentedAnswer(ctx.answers, call.op, successStatus(call.op), page.value, page.headers);
 }
 

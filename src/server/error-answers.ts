@@ -17,6 +17,7 @@ export const ERROR_ANSWERS = {
   PS_UNAUTHORIZED: { status: 401, message: "a valid bearer token is required" },
   PS_NOT_FOUND: { status: 404, message: "no such path" },
   PS_ITEM_NOT_FOUND: { status: 404, message: "no item has this id" },
+  PS_PAGE_NOT_FOUND: { status: 404, message: "no such page: the list has fewer pages" },
   PS_METHOD_NOT_ALLOWED: { status: 405, message: "method not allowed on this path" },
   PS_REQUEST_TIMEOUT: { status: 408, message: "the request was not received in time" },
   PS_DUPLICATE_ID: { status: 409, message: "an item with this id already exists" },
