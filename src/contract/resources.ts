@@ -355,8 +355,20 @@ function buildResource(
   const found = idProperty(doc, resolve, create, operations, idParameter ?? `${singular(name)}Id`, name, !idParameter);
   const id = found === undefined ? undefined : { ...found, chosenBy: chooser(doc, resolve, create, found.name) };
   if (id?.guessed) notes.push(`the id of ${name} is guessed: property ${id.name} (${id.source})`);
-  if (idParameter !== undefined && id === undefined)
-    notes.push(`no property of ${create.operationId}'s answer or request is the id {${idParameter}}`);
+  if (idParameter !== undefined && id === undefined) {
+    // An item path whose id no property holds: a client finds an item only by the URL an answer gives
+    // (a Location, a self link such as HAL's); without one, the item operations answer their examples
+    // rather than claim a role the mock cannot keep.
+    const why = `no property of ${create.operationId}'s answer or request is the id {${idParameter}}`;
+    notes.push(why);
+    const linked = documentsLocation(create) || selfLinked(doc, resolve, create);
+    for (const role of linked ? [] : (["read", "replace", "patch", "delete"] as const)) {
+      const op = operations[role];
+      if (op === undefined || op === create) continue;
+      outside.set(op, why);
+      delete operations[role];
+    }
+  }
   return {
     name,
     collectionPath,
@@ -370,6 +382,15 @@ function buildResource(
     list,
     notes,
   };
+}
+
+/** The create's answer gives each item a self link (HAL's `_links.self`, JSON:API's `links.self`). */
+function selfLinked(doc: unknown, resolve: Resolve, create: CompiledOperation): boolean {
+  const { properties } = propertiesOf(followRefs(answerSchema(doc, create), resolve), resolve);
+  return ["_links", "links"].some(
+    (name) =>
+      properties.has(name) && propertiesOf(followRefs(properties.get(name), resolve), resolve).properties.has("self"),
+  );
 }
 
 /** Who chooses an id: the client where the create's request declares it and not as readOnly (IdProperty). */
