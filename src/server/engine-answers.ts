@@ -348,17 +348,24 @@ function errorBody(
   for (const [name, sub] of properties) {
     const n = name.toLowerCase().replace(/[_-]/g, "");
     const property = followRefs(sub, ctx.resolve) as Json | undefined;
-    // A property with its own values (an enum of the API's codes) gets one of them, from complete().
-    if (property?.enum !== undefined || property?.const !== undefined) continue;
+    // A property with its own values (an enum of the API's codes) gets one of them, from complete():
+    // the one that says failure where it names one (Kubernetes' Status `status: Failure`).
+    if (property?.enum !== undefined || property?.const !== undefined) {
+      const failure = Array.isArray(property.enum)
+        ? property.enum.find((v) => /fail|error/i.test(String(v)))
+        : undefined;
+      if (failure !== undefined) body[name] = failure;
+      continue;
+    }
     const type = property?.type;
     const numeric = type === "integer" || type === "number";
     // An envelope of the error (OData's and AIP's `{"error": {code, message}}`, JSON:API's `errors[]`).
     if (n === "error" && type === "object") body[name] = errorBody(ctx, property, kit, {});
     else if (n === "errors" && type === "array") body[name] = [errorBody(ctx, property?.items, kit, {})];
     else if (numeric && STATUS_NAMES.has(n)) body[name] = kit.status;
-    else if (!numeric && n === "code") body[name] = kit.code;
-    else if (!numeric && MESSAGE_NAMES.has(n)) body[name] = kit.text;
-    else if (!numeric && TITLE_NAMES.has(n)) body[name] = REASONS[kit.status] ?? "Error";
+    else if (textual(type) && n === "code") body[name] = kit.code;
+    else if (textual(type) && MESSAGE_NAMES.has(n)) body[name] = kit.text;
+    else if (textual(type) && TITLE_NAMES.has(n)) body[name] = REASONS[kit.status] ?? "Error";
   }
   const open = (schema as Json | undefined)?.additionalProperties !== false;
   if (open && !properties.has("code")) body.code = kit.code;
@@ -392,6 +399,10 @@ function fieldErrors(
   }
   return Object.keys(body).length > 0 ? body : { non_field_errors: [text] };
 }
+
+/** A property whose schema takes a string (or says no type): one the kit's words may fill. */
+const textual = (type: unknown): boolean =>
+  type === undefined || type === "string" || (Array.isArray(type) && type.includes("string"));
 
 const isObject = (v: unknown): v is Json =>
   typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof ExactLiteral);

@@ -639,8 +639,6 @@ function read(ctx: Ctx, call: Call): WireResponse {
 
 function update(ctx: Ctx, call: Call, role: "replace" | "patch"): WireResponse {
   const id = call.resource.id;
-  const mismatch = role === "replace" ? differentId(ctx, call) : undefined;
-  if (mismatch !== undefined) return mismatch;
   const found = itemOf(ctx, call);
   if (isAnswer(found) && role === "replace" && call.resource.upsert) return upserted(ctx, call);
   if (isAnswer(found)) return found;
@@ -660,32 +658,14 @@ function update(ctx: Ctx, call: Call, role: "replace" | "patch"): WireResponse {
     next = patched.value;
   }
   const item: Json = typeof next === "object" && next !== null && !Array.isArray(next) ? { ...(next as Json) } : {};
-  // The id and what the server owns stay as they were, whatever the request says.
+  // The id and what the server owns stay as they were, whatever the request says: a body that names
+  // another id than the path's is not refused (its schema accepts it), and that id is never used.
   if (id !== undefined && id.name in old) item[id.name] = old[id.name];
   const { readOnly } = itemProperties(ctx, call.resource);
   for (const name of readOnly) if (name in old) item[name] = old[name];
   ctx.store.replace(found.collection, found.key, item);
   const shown = linked(ctx, call, item, found.key);
   return documentedAnswer(ctx.answers, call.op, successStatus(call.op), placed(call.resource, shown));
-}
-
-/**
- * A replace whose body names another id than its path: refused where the operation documents a 400
- * (or 422), never used (the path names the item); undefined when they agree or nothing is documented.
- */
-function differentId(ctx: Ctx, call: Call): WireResponse | undefined {
-  const { id, idParameter } = call.resource;
-  if (id === undefined || idParameter === undefined || id.chosenBy === "server") return undefined;
-  const sent = keyOf((requestItem(ctx, call).body as Json | undefined)?.[id.name]);
-  const path = idKey(call.op, idParameter, call.path[idParameter] ?? "");
-  if (sent === undefined || sent === path || !(call.op.responses.has("400") || call.op.responses.has("422")))
-    return undefined;
-  return errorFor(
-    ctx.answers,
-    call.op,
-    "PS_BODY_INVALID",
-    `${id.name} ${sent} is not the ${id.name} of the path, ${path}`,
-  );
 }
 
 /** An upsert's create: the item at the path's id, answered 201 (RFC 9110 9.3.4). */
