@@ -419,10 +419,16 @@ function create(ctx: Ctx, call: Call): WireResponse {
   if (chosen !== undefined) key = chosen;
   else if (id?.chosenBy === "client") return errorFor(ctx.answers, op, "PS_BODY_INVALID", `${id.name} is required`);
   else {
-    const n = ctx.store.nextNumber();
-    const made = id === undefined ? n : serverId(ctx, resource, n);
+    // An id of the server's own is one no item holds, a client's included (AIP-133: the server picks).
+    const taken = collectionOf(ctx, call);
+    let made: unknown;
+    let tries = 0;
+    do {
+      const n = ctx.store.nextNumber();
+      made = id === undefined ? n : serverId(ctx, resource, n);
+      key = keyOf(made) ?? n.toString();
+    } while (taken.has(key) && ++tries < 10_000);
     if (id !== undefined) item[id.name] = made;
-    key = keyOf(made) ?? n.toString();
   }
   // A property named as a parent's path parameter (`productId` under `/products/{productId}/configs`)
   // holds that parent's id, the one the path names.
