@@ -2,7 +2,8 @@ import { configDefaults, defineConfig } from "vitest/config";
 
 /**
  * The files that judge whole public documents (the corpus, the OAI examples, the mock engine of each)
- * and the benchmark's smoke runs: the kit's logic at corpus scale, which does not depend on Node's
+ * the benchmark's smoke runs and the convention checker's proof against the real Prism: the kit's
+ * logic at corpus scale, which does not depend on Node's
  * version. `npm test` runs them; .ci/run's runs on the other supported Node versions
  * (PLANTSTORE_TEST_SET=versions) leave them out, and say so, to keep CI well under 15 minutes.
  */
@@ -12,6 +13,7 @@ export const CORPUS_SCALE = [
   "conformance/corpus-load.test.ts",
   "conformance/engine-corpus.test.ts",
   "conformance/oai-examples.test.ts",
+  "test/conventions-prism.test.ts",
 ];
 
 export default defineConfig({
