@@ -7,6 +7,7 @@
 
 import type { CompiledOperation, CompiledParameter, Contract } from "./contract.js";
 import { locateRef } from "./contract.js";
+import { escapePointer, unescapePointer } from "./json-pointer.js";
 import { shapeOfSchema } from "./parameter-shape.js";
 import { followRefs, propertiesOf, type Resolve } from "./schema-properties.js";
 
@@ -538,7 +539,7 @@ function representations(schema: unknown, resolve: Resolve, name: string): { at:
   return [{ at: "", schema }, ...first, ...second];
 }
 
-const pointerToken = (name: string): string => name.replace(/~/g, "~0").replace(/\//g, "~1");
+const pointerToken = escapePointer;
 
 /** An OpenAPI link of the create's answer that gives an item operation the parameter from the answer or request body. */
 function linkedId(
@@ -558,8 +559,7 @@ function linkedId(
       const expression = parameters[parameter] ?? parameters[`path.${parameter}`];
       const m =
         typeof expression === "string" ? /^\$(response|request)\.body#((?:\/[^/]+)*)\/([^/]+)$/.exec(expression) : null;
-      if (m !== null)
-        return { name: m[3]!.replace(/~1/g, "/").replace(/~0/g, "~"), in: m[1] as "response" | "request", at: m[2]! };
+      if (m !== null) return { name: unescapePointer(m[3]!), in: m[1] as "response" | "request", at: m[2]! };
     }
   }
   return undefined;

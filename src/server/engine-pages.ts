@@ -2,7 +2,7 @@
 // or cursor, as the resource model reads its parameters), and the answer's paging fields filled so
 // that following them visits every item once: the next page's URL or token, whether there is more,
 // the total, and a `Link` header (RFC 8288) where the list documents one. Portable: no Node module.
-import { followRefs, propertiesOf, type ListShape, type Resolve } from "../contract/portable.js";
+import { followRefs, propertiesOf, unescapePointer, type ListShape, type Resolve } from "../contract/portable.js";
 import { keyOf } from "./engine-values.js";
 
 type Json = Record<string, unknown>;
@@ -146,11 +146,7 @@ function end(
   if (holder === at) set(target, at, "");
 }
 
-const tokens = (pointer: string): string[] =>
-  pointer
-    .split("/")
-    .slice(1)
-    .map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
+const tokens = (pointer: string): string[] => pointer.split("/").slice(1).map(unescapePointer);
 
 function set(target: Json, pointer: string, value: unknown): void {
   const path = tokens(pointer);

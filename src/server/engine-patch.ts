@@ -1,6 +1,7 @@
 // PATCH bodies applied to a stored item: JSON Patch (RFC 6902) for `application/json-patch+json`,
 // JSON Merge Patch (RFC 7396) for anything else (`application/merge-patch+json`, plain JSON).
 
+import { unescapePointer } from "../contract/portable.js";
 import { ExactLiteral } from "./engine-values.js";
 
 type Json = Record<string, unknown>;
@@ -42,10 +43,7 @@ const clone = (v: unknown): unknown =>
 function tokens(pointer: string): string[] | undefined {
   if (pointer === "") return [];
   if (!pointer.startsWith("/")) return undefined;
-  return pointer
-    .slice(1)
-    .split("/")
-    .map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
+  return pointer.slice(1).split("/").map(unescapePointer);
 }
 
 /** RFC 6902: add, remove, replace, move, copy and test, in order; any failure leaves the item as it was. */

@@ -3,7 +3,7 @@
 // onto a documented schema; and a plain value for a schema, made the same way every time.
 
 import fc from "fast-check";
-import { followRefs, propertiesOf, type ExactNumbers, type Resolve } from "../contract/portable.js";
+import { escapePointer, followRefs, propertiesOf, type ExactNumbers, type Resolve } from "../contract/portable.js";
 
 /** A number kept as written: a decimal no double holds (an integer beyond 2^53 is a bigint instead). */
 export class ExactLiteral {
@@ -23,8 +23,7 @@ export function exactTree(value: unknown, exact: ExactNumbers, pointer = ""): un
   if (Array.isArray(value)) return value.map((v, i) => exactTree(v, exact, `${pointer}/${i}`));
   if (typeof value === "object" && value !== null) {
     const out: Json = {};
-    for (const [k, v] of Object.entries(value))
-      out[k] = exactTree(v, exact, `${pointer}/${k.replace(/~/g, "~0").replace(/\//g, "~1")}`);
+    for (const [k, v] of Object.entries(value)) out[k] = exactTree(v, exact, `${pointer}/${escapePointer(k)}`);
     return out;
   }
   return value;

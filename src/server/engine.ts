@@ -19,6 +19,7 @@ import {
   propertiesOf,
   resourceModel,
   singular,
+  unescapePointer,
 } from "../contract/portable.js";
 import { KitError } from "../errors.js";
 import { requestPath, type CoreRequest } from "./request.js";
@@ -390,7 +391,7 @@ function placed(resource: Resource, item: unknown): unknown {
     .split("/")
     .slice(1)
     .reverse()
-    .reduce((inner, token) => ({ [token.replace(/~1/g, "/").replace(/~0/g, "~")]: inner }), item);
+    .reduce((inner, token) => ({ [unescapePointer(token)]: inner }), item);
 }
 
 function itemOf(ctx: Ctx, call: Call): { key: string; item: unknown; collection: Collection } | WireResponse {
@@ -498,7 +499,7 @@ function requestItem(ctx: Ctx, call: Call): { body: unknown; schema: unknown } {
   const entry = call.op.requestMediaType(call.contentType ?? "application/json");
   const schema = entry?.hasSchema === true ? ctx.answers.resolve(`#${entry.pointer}/schema`) : undefined;
   const at = call.resource.id?.at ?? "";
-  const name = at.slice(1).replace(/~1/g, "/").replace(/~0/g, "~");
+  const name = unescapePointer(at.slice(1));
   const inner =
     at === "" || schema === undefined ? undefined : propertiesOf(schema, ctx.answers.resolve).properties.get(name);
   if (inner === undefined || name.includes("/") || typeof body !== "object" || body === null || !(name in body))

@@ -3,7 +3,7 @@
 // server may legitimately write a value another way (a string trimmed or in another case, a timestamp
 // in another zone, an array in another order, an empty value left out, properties added). A
 // difference is only ever a value that is another value, so no legitimate choice is called a loss.
-import { escapePointer, parseJsonExact, type ExactNumbers } from "../../contract/index.js";
+import { escapePointer, parseJsonExact, unescapePointer, type ExactNumbers } from "../../contract/index.js";
 
 /** A JSON number a double cannot hold faithfully and that is no integer: its literal, as written. */
 export class ExactDecimal {
@@ -43,7 +43,7 @@ export function at(value: unknown, pointer: string): unknown {
   if (pointer === "") return value;
   let node = value;
   for (const raw of pointer.slice(1).split("/")) {
-    const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    const key = unescapePointer(raw);
     if (typeof node !== "object" || node === null || !Object.prototype.hasOwnProperty.call(node, key)) return undefined;
     node = (node as Record<string, unknown>)[key];
   }

@@ -3,7 +3,15 @@
 // share, which list filter can single out an item the sequence made, and which query parameter is
 // the list's limit. Read from the model (contract/resources.ts) and the document alone.
 import type { CompiledOperation, CompiledParameter, Contract, IdProperty, Resource } from "../../contract/index.js";
-import { followRefs, locateRef, propertiesOf, resourceModel, type Resolve } from "../../contract/index.js";
+import {
+  escapePointer,
+  followRefs,
+  locateRef,
+  propertiesOf,
+  resourceModel,
+  unescapePointer,
+  type Resolve,
+} from "../../contract/index.js";
 import { bodyKind, schemaOf } from "../generate/index.js";
 import { typeOf, view } from "../generate/index.js";
 
@@ -230,7 +238,7 @@ function answerSchema(doc: unknown, op: CompiledOperation): unknown {
 
 function at(resolve: Resolve, schema: unknown, pointer: string): unknown {
   if (pointer === "") return schema;
-  return propertiesOf(schema, resolve).properties.get(pointer.slice(1).replace(/~1/g, "/").replace(/~0/g, "~"));
+  return propertiesOf(schema, resolve).properties.get(unescapePointer(pointer.slice(1)));
 }
 
 /**
@@ -242,8 +250,7 @@ function itemPointer(resolve: Resolve, schema: unknown, id: IdProperty): string 
   const { properties } = propertiesOf(schema, resolve);
   if (properties.has(id.name)) return "";
   for (const [name, property] of properties)
-    if (propertiesOf(property, resolve).properties.has(id.name))
-      return `/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+    if (propertiesOf(property, resolve).properties.has(id.name)) return `/${escapePointer(name)}`;
   return id.in === "response" && properties.has(id.at.slice(1)) ? id.at : "";
 }
 

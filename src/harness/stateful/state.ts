@@ -1,6 +1,7 @@
 // What a sequence knows as it goes: the steps it plans, and for each item it made, what the server
 // should now show (its id, the values written and by which step, whether it was deleted). Each step's
 // answer updates it (recordStep); the stateful checks compare the next answers with it.
+import { escapePointer } from "../../contract/index.js";
 import { at, exactJson } from "./compare.js";
 import type { ObservedStep } from "../case-runner.js";
 import { serverFilled, type StatefulTarget } from "./plan.js";
@@ -142,14 +143,14 @@ const idPlace = (state: SequenceState): string => {
 
 /** The id a create sent, at the top of its body. */
 export function sentId(id: StatefulTarget["id"], step: DoneStep): unknown {
-  const found = at(step.sent, `/${id.name.replace(/~/g, "~0").replace(/\//g, "~1")}`);
+  const found = at(step.sent, `/${escapePointer(id.name)}`);
   return typeof found === "string" || typeof found === "number" || typeof found === "bigint" ? found : undefined;
 }
 
 /** The new item's id: where the model says (the request or the answer), else the last segment of Location. */
 export function madeId(id: StatefulTarget["id"], step: DoneStep): unknown {
   const place = id.in === "request" ? step.sent : step.body;
-  const found = at(place, `${id.at}/${id.name.replace(/~/g, "~0").replace(/\//g, "~1")}`);
+  const found = at(place, `${id.at}/${escapePointer(id.name)}`);
   if (typeof found === "string" || typeof found === "number" || typeof found === "bigint") return found;
   const r = step.observed.result;
   const location = r.ok ? r.response.headers.location : undefined;
