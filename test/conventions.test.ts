@@ -83,6 +83,29 @@ describe.each(CONVENTIONS.map((c) => [c.name, c] as const))("the convention %s",
     }
   });
 
+  it("keeps what the promises made across a restart with --save", async () => {
+    const contract = await loadContract(specOf(convention.name));
+    const saveFile = join(dir, `${convention.name}.store.json`);
+    const options = { contract, port: 0, tokens: [CONVENTION_TOKEN], saveFile, admin: true };
+    const first = await startMockServer(options);
+    let before: string;
+    try {
+      await checkConvention(convention, first.url);
+      before = first.engine.snapshot();
+    } finally {
+      await first.close(100);
+    }
+    expect(first.engine.store.size).toBeGreaterThan(0);
+    const second = await startMockServer(options);
+    try {
+      // The same store, item for item (ids beyond 2^53 exact), and it serves as before.
+      expect(second.engine.snapshot()).toBe(before);
+      expect(brokenIds(await checkConvention(convention, second.url))).toEqual(MOCK_GAPS[convention.name] ?? []);
+    } finally {
+      await second.close(100);
+    }
+  });
+
   it("is served the same by the kit's fetch handler", async () => {
     const contract = await loadContract(specOf(convention.name));
     const handler = createMockHandler({ contract, tokens: [CONVENTION_TOKEN] });
