@@ -26,25 +26,16 @@ export const MOCK_GAPS: Readonly<Record<string, readonly string[]>> = {
     "update-without-mask-keeps-unsent",
   ],
   stripe: ["update-merges-metadata"],
-  kubernetes: [
-    "continue-walk-once",
-    "create-201-read-by-name",
-    "delete-then-404",
-    "existing-name-409",
-    "name-unique-per-namespace",
-    "put-replaces",
-    "resource-version-guards-put",
-  ],
+  kubernetes: ["resource-version-guards-put"],
 };
 
 /**
  * Operations the mock answers from examples, by convention: where the model cannot place an item's id
- * (Kubernetes' `metadata.name`, AIP's resource `name`) and no answer gives the item's URL. Every other
+ * (AIP's resource `name`) and no answer gives the item's URL. Every other
  * operation of the set has a role (docs/resources.md).
  */
 const EXAMPLES_ONLY: Readonly<Record<string, readonly string[]>> = {
   "google-aip": ["DeleteShelf", "GetShelf", "UpdateShelf"],
-  kubernetes: ["deleteNamespacedWidget", "readNamespacedWidget", "replaceNamespacedWidget"],
 };
 
 const dir = tempDir("conventions-");

@@ -187,6 +187,29 @@ describe("resources of other shapes", () => {
     );
   });
 
+  it("an id one object down, named as the parameter, where request and answer hold it (Kubernetes' metadata.name)", () => {
+    const widget = {
+      type: "object",
+      required: ["metadata"],
+      properties: {
+        metadata: { type: "object", required: ["name"], properties: { name: { type: "string" } } },
+        spec: { type: "object" },
+      },
+    };
+    const c = doc({
+      "/ns/{namespace}/widgets": {
+        parameters: [pathParam("namespace")],
+        post: { operationId: "make", requestBody: body(widget), responses: { "201": ok("made", widget) } },
+      },
+      "/ns/{namespace}/widgets/{name}": {
+        parameters: [pathParam("namespace"), pathParam("name")],
+        get: { operationId: "read", responses: { "200": ok("it", widget) } },
+      },
+    });
+    expect(resourceModel(c).resources[0]!.id).toMatchObject({ name: "name", within: "/metadata", chosenBy: "client" });
+    expect(rows(c)[0]!.roles).toEqual({ create: "make", read: "read" });
+  });
+
   it("a POST of an object to the item, where nothing PATCHes it, is the item's update (Stripe)", () => {
     const customer = {
       type: "object",

@@ -28,6 +28,11 @@ export interface IdProperty {
   readonly in: "response" | "request";
   /** JSON pointer of the item in the create's answer: "" for the answer itself, `/data` for an envelope's. */
   readonly at: string;
+  /**
+   * Where in the item the id sits, when not at its top: the object holding it (`/metadata` of
+   * Kubernetes' `metadata.name`); "" or absent for a top-level property.
+   */
+  readonly within?: string;
   /** How it was found, in words: `x-plantstore-id`, an OpenAPI link, the parameter's name, or a guess. */
   readonly source: string;
   readonly guessed: boolean;
@@ -354,7 +359,7 @@ function buildResource(
   }
   // Without an item path, the id is sought as a parameter `{plantId}` would name it.
   const found = idProperty(doc, resolve, create, operations, idParameter ?? `${singular(name)}Id`, name, !idParameter);
-  const id = found === undefined ? undefined : { ...found, chosenBy: chooser(doc, resolve, create, found.name) };
+  const id = found === undefined ? undefined : { ...found, chosenBy: chooser(doc, resolve, create, found) };
   if (id?.guessed) notes.push(`the id of ${name} is guessed: property ${id.name} (${id.source})`);
   if (idParameter !== undefined && id === undefined) {
     // An item path whose id no property holds: a client finds an item only by the URL an answer gives
@@ -395,8 +400,17 @@ function selfLinked(doc: unknown, resolve: Resolve, create: CompiledOperation): 
 }
 
 /** Who chooses an id: the client where the create's request declares it and not as readOnly (IdProperty). */
-function chooser(doc: unknown, resolve: Resolve, create: CompiledOperation, name: string): IdProperty["chosenBy"] {
-  const request = propertiesOf(requestSchema(doc, create), resolve);
+function chooser(
+  doc: unknown,
+  resolve: Resolve,
+  create: CompiledOperation,
+  id: Omit<IdProperty, "chosenBy">,
+): IdProperty["chosenBy"] {
+  const name = id.name;
+  let schema = requestSchema(doc, create);
+  for (const token of (id.within ?? "").split("/").slice(1))
+    schema = propertiesOf(followRefs(schema, resolve), resolve).properties.get(unescapePointer(token));
+  const request = propertiesOf(followRefs(schema, resolve), resolve);
   if (!request.properties.has(name) || request.readOnly.has(name)) return "server";
   return request.required.has(name) ? "client" : "either";
 }
@@ -487,6 +501,39 @@ function idProperty(
       };
   }
   if (declared !== undefined) return { name: declared, in: "response", at: "", source: ID_EXTENSION, guessed: false };
+  return nestedId(answerTop, requestSchema(doc, create), resolve, parameter);
+}
+
+/**
+ * An id one object down in the item, named as the path parameter (Kubernetes' `metadata.name` for
+ * `{name}`), where both the create's request and its answer hold it there.
+ */
+function nestedId(
+  answer: unknown,
+  request: unknown,
+  resolve: Resolve,
+  parameter: string,
+): Omit<IdProperty, "chosenBy"> | undefined {
+  const inner = (schema: unknown, holder: string): ReadonlyMap<string, unknown> | undefined => {
+    const p = propertiesOf(followRefs(schema, resolve), resolve).properties.get(holder);
+    return p === undefined || shapeOfSchema(p, resolve).kind !== "object"
+      ? undefined
+      : propertiesOf(followRefs(p, resolve), resolve).properties;
+  };
+  for (const holder of propertiesOf(followRefs(answer, resolve), resolve).properties.keys()) {
+    const inAnswer = inner(answer, holder);
+    if (inAnswer?.has(parameter) !== true || inner(request, holder)?.has(parameter) !== true) continue;
+    if (shapeOfSchema(inAnswer.get(parameter), resolve).kind !== "primitive") continue;
+    const within = `/${escapePointer(holder)}`;
+    return {
+      name: parameter,
+      in: "response",
+      at: "",
+      within,
+      source: `${holder}.${parameter}, named as the parameter`,
+      guessed: false,
+    };
+  }
   return undefined;
 }
 
@@ -590,6 +637,7 @@ const PAGING: Readonly<Record<keyof Paging, ReadonlySet<string>>> = {
     "pagetoken",
     "nexttoken",
     "continuationtoken",
+    "continue",
     "startingafter",
     "marker",
     "pagecursor",

@@ -15,8 +15,8 @@ export interface PageRequest {
   readonly host: string | undefined;
   /** The limit's default, where the parameter's schema gives one. */
   readonly defaultLimit: number | undefined;
-  /** The property that holds an item's id, for a cursor that names the last item seen. */
-  readonly idName: string | undefined;
+  /** An item's id, for a cursor that names the last item seen. */
+  readonly idOf: (item: Json) => unknown;
 }
 
 /** One page: its items, and the list answer's value with every paging field in place. */
@@ -61,7 +61,7 @@ export function pageOf(
   for (const item of items) {
     total++;
     if (!passed) {
-      passed = request.idName !== undefined && keyOf(item[request.idName]) === cursor;
+      passed = keyOf(request.idOf(item)) === cursor;
       continue;
     }
     if (seen++ < start) continue;
@@ -75,7 +75,7 @@ export function pageOf(
   const pastTheEnd = page !== undefined && page > pages.firstPage && out.length === 0;
   if (shape.itemsAt === "") return { items: out, value: out, headers: {}, pastTheEnd };
   set(value, shape.itemsAt, out);
-  const next = more ? nextQuery(shape, q, start + out.length, page, out, request.idName) : undefined;
+  const next = more ? nextQuery(shape, q, start + out.length, page, out, request.idOf) : undefined;
   const url = next === undefined ? undefined : urlOf(request, next);
   if (pages.nextUrl !== undefined) end(value, pages.nextUrl, pages.nextHolder!, url, answerSchema, resolve);
   if (pages.nextToken !== undefined) {
@@ -103,13 +103,13 @@ function nextQuery(
   position: number,
   page: number | undefined,
   out: readonly Json[],
-  idName: string | undefined,
+  idOf: (item: Json) => unknown,
 ): URLSearchParams | undefined {
   const { paging, pages } = shape;
   if (pages.limitIsCap) return undefined;
   const next = new URLSearchParams(query);
   if (paging.cursor !== undefined) {
-    const last = idName === undefined ? undefined : keyOf(out.at(-1)?.[idName]);
+    const last = out.length === 0 ? undefined : keyOf(idOf(out.at(-1)!));
     const token = pages.cursorIsItem ? last : String(position);
     if (token === undefined) return undefined;
     next.set(paging.cursor, token);

@@ -3,7 +3,14 @@
 // onto a documented schema; and a plain value for a schema, made the same way every time.
 
 import fc from "fast-check";
-import { escapePointer, followRefs, propertiesOf, type ExactNumbers, type Resolve } from "../contract/portable.js";
+import {
+  escapePointer,
+  followRefs,
+  propertiesOf,
+  unescapePointer,
+  type ExactNumbers,
+  type Resolve,
+} from "../contract/portable.js";
 
 /** A number kept as written: a decimal no double holds (an integer beyond 2^53 is a bigint instead). */
 export class ExactLiteral {
@@ -248,4 +255,28 @@ function plainNumber(s: Json, type: "integer" | "number"): number {
   const step = typeof s.multipleOf === "number" && s.multipleOf > 0 ? s.multipleOf : undefined;
   if (step !== undefined) n = Math.ceil(n / step) * step;
   return n;
+}
+
+type IdPlace = { readonly name: string; readonly within?: string };
+
+/** An item's id where the model places it: at its top, or within an object (`metadata.name`). */
+export function idValue(item: unknown, id: IdPlace): unknown {
+  let here = item;
+  for (const token of (id.within ?? "").split("/").slice(1)) {
+    if (typeof here !== "object" || here === null) return undefined;
+    here = (here as Record<string, unknown>)[unescapePointer(token)];
+  }
+  return typeof here === "object" && here !== null ? (here as Record<string, unknown>)[id.name] : undefined;
+}
+
+/** Sets an item's id where the model places it, copying the objects on the way (the item's own are not shared). */
+export function setIdValue(item: Record<string, unknown>, id: IdPlace, value: unknown): void {
+  let here = item;
+  for (const token of (id.within ?? "").split("/").slice(1)) {
+    const key = unescapePointer(token);
+    const next = here[key];
+    here[key] = typeof next === "object" && next !== null && !Array.isArray(next) ? { ...(next as object) } : {};
+    here = here[key] as Record<string, unknown>;
+  }
+  here[id.name] = value;
 }

@@ -39,7 +39,7 @@ import { applyPatch } from "./engine-patch.js";
 import { seedItems } from "./engine-seed.js";
 import { createCredentialCheck, type EngineCredentials } from "./engine-security.js";
 import { ResourceStore, type Collection } from "./engine-store.js";
-import { exactTree, keyOf, plainValue, project, writeJson } from "./engine-values.js";
+import { exactTree, idValue, keyOf, plainValue, project, setIdValue, writeJson } from "./engine-values.js";
 import { errorAnswer, type WireResponse } from "./error-answers.js";
 import { refusalError } from "./refusals.js";
 
@@ -416,7 +416,7 @@ function create(ctx: Ctx, call: Call): WireResponse {
   const id = resource.id;
   let key: string;
   // The client's id, where the request declares it, is the item's whenever it is sent (model: chosenBy).
-  const chosen = id === undefined || id.chosenBy === "server" ? undefined : keyOf(item[id.name]);
+  const chosen = id === undefined || id.chosenBy === "server" ? undefined : keyOf(idValue(item, id));
   if (chosen !== undefined) key = chosen;
   else if (id?.chosenBy === "client") return errorFor(ctx.answers, op, "PS_BODY_INVALID", `${id.name} is required`);
   else {
@@ -429,7 +429,7 @@ function create(ctx: Ctx, call: Call): WireResponse {
       made = id === undefined ? n : serverId(ctx, resource, n);
       key = keyOf(made) ?? n.toString();
     } while (taken.has(key) && ++tries < 10_000);
-    if (id !== undefined) item[id.name] = made;
+    if (id !== undefined) setIdValue(item, id, made);
   }
   // A property named as a parent's path parameter (`productId` under `/products/{productId}/configs`)
   // holds that parent's id, the one the path names.
@@ -534,7 +534,7 @@ function itemProperties(ctx: Ctx, resource: Resource): ReturnType<typeof propert
 
 /** A new id the server gives: the n-th number, or a text its schema takes (a UUID, else `n`). */
 function serverId(ctx: Ctx, resource: Resource, n: bigint): unknown {
-  const schema = itemProperties(ctx, resource).properties.get(resource.id!.name);
+  const schema = idSchema(ctx, resource);
   const s = (followRefs(schema, ctx.answers.resolve) ?? {}) as Json;
   // The path parameter that names an item must take the id too (DigitalOcean's uuid firewall_id).
   const item = resource.operations.read ?? resource.operations.replace ?? resource.operations.delete;
@@ -561,6 +561,17 @@ function patterned(schema: Json, n: bigint): string | undefined {
   }
   const prefix = /^\^?((?:[A-Za-z0-9_-]|\\[./-])*)/.exec(schema.pattern)?.[1]?.replace(/\\/g, "") ?? "";
   return [`${prefix}${n}`, `${prefix}${n.toString(36)}`, `${prefix}n${n}`].find((c) => pattern.test(c));
+}
+
+/** The schema of a resource's id property in the create's answer, where the model places it. */
+function idSchema(ctx: Ctx, resource: Resource): unknown {
+  const id = resource.id!;
+  let schema = answerItemSchema(ctx, resource);
+  for (const token of (id.within ?? "").split("/").slice(1))
+    schema = propertiesOf(followRefs(schema, ctx.answers.resolve), ctx.answers.resolve).properties.get(
+      unescapePointer(token),
+    );
+  return propertiesOf(followRefs(schema, ctx.answers.resolve), ctx.answers.resolve).properties.get(id.name);
 }
 
 /** A path parameter's text as the value a property's schema takes: an integer's digits exactly (a bigint), else the text. */
@@ -667,7 +678,8 @@ function update(ctx: Ctx, call: Call, role: "replace" | "patch"): WireResponse {
   const item: Json = typeof next === "object" && next !== null && !Array.isArray(next) ? { ...(next as Json) } : {};
   // The id and what the server owns stay as they were, whatever the request says: a body that names
   // another id than the path's is not refused (its schema accepts it), and that id is never used.
-  if (id !== undefined && id.name in old) item[id.name] = old[id.name];
+  const oldId = id === undefined ? undefined : idValue(old, id);
+  if (id !== undefined && oldId !== undefined) setIdValue(item, id, oldId);
   const { readOnly } = itemProperties(ctx, call.resource);
   for (const name of readOnly) if (name in old) item[name] = old[name];
   ctx.store.replace(found.collection, found.key, item);
@@ -680,8 +692,7 @@ function upserted(ctx: Ctx, call: Call): WireResponse {
   const { resource, op } = call;
   const key = idKey(op, resource.idParameter!, call.path[resource.idParameter!] ?? "");
   const item = stored(ctx, call);
-  if (resource.id !== undefined)
-    item[resource.id.name] = typedValue(ctx, itemProperties(ctx, resource).properties.get(resource.id.name), key);
+  if (resource.id !== undefined) setIdValue(item, resource.id, typedValue(ctx, idSchema(ctx, resource), key));
   fillServerOwned(ctx, resource, item);
   const outcome = ctx.store.insert(collectionOf(ctx, call), key, item);
   if (outcome === "full") return errorFor(ctx.answers, op, "PS_STORE_FULL", `${ctx.store.maxItems} items`);
@@ -724,7 +735,7 @@ function list(ctx: Ctx, call: Call): WireResponse {
       path: call.requestPath,
       host: call.host,
       defaultLimit: typeof limitDefault?.default === "number" ? limitDefault.default : undefined,
-      idName: call.resource.id?.name,
+      idOf: (item) => (call.resource.id === undefined ? undefined : idValue(item, call.resource.id)),
     },
     listAnswerSchema(ctx, call.op),
     ctx.answers.resolve,
