@@ -210,6 +210,33 @@ describe("resources of other shapes", () => {
     expect(rows(c)[0]!.roles).toEqual({ create: "make", read: "read" });
   });
 
+  it("a resource name (AIP-122): `name` is the item's path without its version, `shelfId` the client's id", () => {
+    const shelf = {
+      type: "object",
+      properties: { name: { type: "string", readOnly: true }, theme: { type: "string" } },
+    };
+    const shelves = (create: Record<string, unknown>) =>
+      doc({
+        "/v1/shelves": {
+          post: { operationId: "make", requestBody: body(shelf), responses: { "200": ok("it", shelf) }, ...create },
+        },
+        "/v1/shelves/{shelf}": {
+          parameters: [pathParam("shelf")],
+          get: { operationId: "read", responses: { "200": ok("it", shelf) } },
+        },
+      });
+    expect(resourceModel(shelves({ parameters: [query("shelfId")] })).resources[0]!.id).toMatchObject({
+      name: "name",
+      template: "shelves/{shelf}",
+      query: "shelfId",
+      chosenBy: "either",
+    });
+    expect(resourceModel(shelves({})).resources[0]!.id).toMatchObject({
+      template: "shelves/{shelf}",
+      chosenBy: "server",
+    });
+  });
+
   it("a POST of an object to the item, where nothing PATCHes it, is the item's update (Stripe)", () => {
     const customer = {
       type: "object",

@@ -33,6 +33,13 @@ export interface IdProperty {
    * Kubernetes' `metadata.name`); "" or absent for a top-level property.
    */
   readonly within?: string;
+  /**
+   * A resource name (AIP-122): the property holds the item's path without the version, its id the
+   * template's last parameter (`shelves/{shelf}`); the store keys items by that parameter's value.
+   */
+  readonly template?: string;
+  /** The create's query parameter that names the new item's id (AIP-133's `shelfId`). */
+  readonly query?: string;
   /** How it was found, in words: `x-plantstore-id`, an OpenAPI link, the parameter's name, or a guess. */
   readonly source: string;
   readonly guessed: boolean;
@@ -358,7 +365,9 @@ function buildResource(
     }
   }
   // Without an item path, the id is sought as a parameter `{plantId}` would name it.
-  const found = idProperty(doc, resolve, create, operations, idParameter ?? `${singular(name)}Id`, name, !idParameter);
+  const found =
+    idProperty(doc, resolve, create, operations, idParameter ?? `${singular(name)}Id`, name, !idParameter) ??
+    (itemPath === undefined ? undefined : resourceName(doc, resolve, create, itemPath, name));
   const id = found === undefined ? undefined : { ...found, chosenBy: chooser(doc, resolve, create, found) };
   if (id?.guessed) notes.push(`the id of ${name} is guessed: property ${id.name} (${id.source})`);
   if (idParameter !== undefined && id === undefined) {
@@ -390,6 +399,45 @@ function buildResource(
   };
 }
 
+/**
+ * A resource name (AIP-122): where the create's answer holds a string `name`, no property is named as
+ * the item path's parameter, and AIP's cues are there (a create query parameter named as the
+ * resource's id, `shelfId` of AIP-133, or a readOnly `name` under a versioned path), `name` is the
+ * item's path without its version (`shelves/{shelf}` of `/v1/shelves/{shelf}`).
+ */
+function resourceName(
+  doc: unknown,
+  resolve: Resolve,
+  create: CompiledOperation,
+  itemPath: string,
+  collection: string,
+): Omit<IdProperty, "chosenBy"> | undefined {
+  const answer = propertiesOf(followRefs(answerSchema(doc, create), resolve), resolve);
+  const nameSchema = (followRefs(answer.properties.get("name"), resolve) ?? {}) as Json;
+  if (nameSchema.type !== "string") return undefined;
+  const template = itemPath
+    .split("/")
+    .filter((s) => s !== "" && !/^v\d+[a-z0-9]*$/i.test(s))
+    .join("/");
+  // `{shelf}` is named by `shelfId` (AIP-133), as is the collection in the singular.
+  const parameter = ITEM_SEGMENT.exec(itemPath.split("/").at(-1) ?? "")?.[1] ?? "";
+  const wanted = [`${loose(parameter)}id`, `${loose(singular(collection))}id`];
+  const query = create.parameters.find((p) => p.in === "query" && wanted.includes(loose(p.name)))?.name;
+  // Only with AIP's own cues: the create's `{shelf}Id`, or a readOnly `name` under a versioned path.
+  const versioned = /^\/v\d+[a-z0-9]*\//i.test(itemPath) && nameSchema.readOnly === true;
+  if (query === undefined && !versioned) return undefined;
+  const source = `name, the resource name ${template} (AIP-122)`;
+  return {
+    name: "name",
+    in: "response",
+    at: "",
+    template,
+    ...(query === undefined ? {} : { query }),
+    source,
+    guessed: false,
+  };
+}
+
 /** The create's answer gives each item a self link (HAL's `_links.self`, JSON:API's `links.self`). */
 function selfLinked(doc: unknown, resolve: Resolve, create: CompiledOperation): boolean {
   const { properties } = propertiesOf(followRefs(answerSchema(doc, create), resolve), resolve);
@@ -406,6 +454,7 @@ function chooser(
   create: CompiledOperation,
   id: Omit<IdProperty, "chosenBy">,
 ): IdProperty["chosenBy"] {
+  if (id.template !== undefined) return id.query === undefined ? "server" : "either";
   const name = id.name;
   let schema = requestSchema(doc, create);
   for (const token of (id.within ?? "").split("/").slice(1))
@@ -791,6 +840,8 @@ export function producerFor(contract: Contract, op: CompiledOperation): Producer
   });
   const create = resource?.operations.create;
   if (resource?.id === undefined || create === undefined) return undefined;
+  // An id below the top or inside a resource name is no value an expression reads as the parameter.
+  if ((resource.id.within ?? "") !== "" || resource.id.template !== undefined) return undefined;
   const { in: place, at, name } = resource.id;
   return { operation: create, parameter, expression: `$${place}.body#${at}/${pointerToken(name)}` };
 }

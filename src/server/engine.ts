@@ -416,7 +416,14 @@ function create(ctx: Ctx, call: Call): WireResponse {
   const id = resource.id;
   let key: string;
   // The client's id, where the request declares it, is the item's whenever it is sent (model: chosenBy).
-  const chosen = id === undefined || id.chosenBy === "server" ? undefined : keyOf(idValue(item, id));
+  // A resource name's id comes from the create's query (AIP-133's `shelfId`); any other from the body.
+  const sent =
+    id?.template !== undefined
+      ? (new URLSearchParams(call.query).get(id.query ?? "") ?? undefined)
+      : id === undefined
+        ? undefined
+        : keyOf(idValue(item, id));
+  const chosen = id === undefined || id.chosenBy === "server" ? undefined : sent;
   if (chosen !== undefined) key = chosen;
   else if (id?.chosenBy === "client") return errorFor(ctx.answers, op, "PS_BODY_INVALID", `${id.name} is required`);
   else {
@@ -429,8 +436,9 @@ function create(ctx: Ctx, call: Call): WireResponse {
       made = id === undefined ? n : serverId(ctx, resource, n);
       key = keyOf(made) ?? n.toString();
     } while (taken.has(key) && ++tries < 10_000);
-    if (id !== undefined) setIdValue(item, id, made);
+    if (id !== undefined && id.template === undefined) setIdValue(item, id, made);
   }
+  if (id?.template !== undefined) setIdValue(item, id, resourceNameOf(call, id.template, key));
   // A property named as a parent's path parameter (`productId` under `/products/{productId}/configs`)
   // holds that parent's id, the one the path names.
   const { properties } = itemProperties(ctx, resource);
@@ -563,6 +571,13 @@ function patterned(schema: Json, n: bigint): string | undefined {
   return [`${prefix}${n}`, `${prefix}${n.toString(36)}`, `${prefix}n${n}`].find((c) => pattern.test(c));
 }
 
+/** A resource name (AIP-122): the template's parameters filled from the path, its last with the new id. */
+function resourceNameOf(call: Call, template: string, key: string): string {
+  return template.replace(/\{([^{}]+)\}/g, (_, name: string) =>
+    name === call.resource.idParameter ? key : (call.path[name] ?? ""),
+  );
+}
+
 /** The schema of a resource's id property in the create's answer, where the model places it. */
 function idSchema(ctx: Ctx, resource: Resource): unknown {
   const id = resource.id!;
@@ -663,9 +678,10 @@ function update(ctx: Ctx, call: Call, role: "replace" | "patch"): WireResponse {
   const old = found.item as Json;
   const { body } = requestItem(ctx, call);
   let next: unknown;
-  if (role === "replace") next = stored(ctx, call);
+  const mask = updateMask(call);
+  if (role === "replace" || mask === "*") next = stored(ctx, call);
   else {
-    const patched = applyPatch(old, body, call.contentType);
+    const patched = applyPatch(old, mask === undefined ? body : masked(body, mask), call.contentType);
     if (!patched.ok)
       return errorFor(
         ctx.answers,
@@ -685,6 +701,26 @@ function update(ctx: Ctx, call: Call, role: "replace" | "patch"): WireResponse {
   ctx.store.replace(found.collection, found.key, item);
   const shown = linked(ctx, call, item, found.key);
   return documentedAnswer(ctx.answers, call.op, successStatus(call.op), placed(call.resource, shown));
+}
+
+/**
+ * An update mask (AIP-134's `updateMask`): the fields a patch changes, `*` for all of them (a
+ * replace); undefined where the operation takes none or none was sent (every field sent changes).
+ */
+function updateMask(call: Call): string[] | "*" | undefined {
+  const parameter = call.op.parameters.find(
+    (p) => p.in === "query" && ["updatemask", "fieldmask"].includes(p.name.toLowerCase().replace(/[^a-z]/g, "")),
+  );
+  const text = parameter === undefined ? null : new URLSearchParams(call.query).get(parameter.name);
+  if (text === null || text.trim() === "") return undefined;
+  if (text.trim() === "*") return "*";
+  return text.split(",").map((path) => path.trim().split(".")[0]!.toLowerCase().replace(/_/g, ""));
+}
+
+/** The members of a patch body that a mask names (their first field path segment, case and `_` aside). */
+function masked(body: unknown, mask: readonly string[]): unknown {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return body;
+  return Object.fromEntries(Object.entries(body).filter(([k]) => mask.includes(k.toLowerCase().replace(/_/g, ""))));
 }
 
 /** An upsert's create: the item at the path's id, answered 201 (RFC 9110 9.3.4). */

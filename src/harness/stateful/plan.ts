@@ -98,8 +98,9 @@ export function statefulTargets(contract: Contract, usable: (op: CompiledOperati
     const { create, read, replace, patch, list } = resource.operations;
     const remove = resource.operations.delete;
     if (!callable(create) || resource.id === undefined || resource.idParameter === undefined) continue;
-    // An id below the item's top level (Kubernetes' `metadata.name`): the sequences read ids at the top only.
-    if ((resource.id.within ?? "") !== "") continue;
+    // An id below the item's top level (Kubernetes' `metadata.name`) or inside a resource name (AIP's
+    // `shelves/{shelf}`): the sequences read ids at the top, as the path takes them, only.
+    if ((resource.id.within ?? "") !== "" || resource.id.template !== undefined) continue;
     const item = (op: CompiledOperation | undefined) => (callable(op) && onItem(op, resource) ? op : undefined);
     const ops: StatefulOperations = {
       create,
