@@ -28,7 +28,7 @@ export function exposedHeaders(contract: Pick<Contract, "operations">): string {
   const names = new Set<string>(["location"]);
   for (const op of contract.operations)
     for (const response of op.responses.values())
-      for (const name of response.headers.keys()) names.add(name.toLowerCase());
+      for (const name of response.headers.keys()) if (TOKEN.test(name)) names.add(name.toLowerCase());
   names.delete("content-type");
   for (const name of KIT_EXPOSED) names.add(name);
   return [...names].join(", ");

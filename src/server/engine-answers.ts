@@ -388,14 +388,15 @@ function fieldErrors(
   const more = followRefs((schema as Json | undefined)?.additionalProperties, ctx.resolve) as Json | undefined;
   const items = followRefs(more?.items, ctx.resolve) as Json | undefined;
   if (declared > 0 || more?.type !== "array" || items?.type !== "string") return undefined;
-  const body: Json = {};
+  // No prototype: a field may be called `__proto__` or `constructor` (a client names it).
+  const body: Json = Object.create(null) as Json;
   const violations = Array.isArray(extra.violations)
     ? (extra.violations as { location?: unknown; message?: unknown }[])
     : [];
   for (const v of violations) {
     const field = typeof v.location === "string" ? v.location.split("/").slice(1).join(".") : "";
     const key = field === "" ? "non_field_errors" : field;
-    body[key] = [...((body[key] as string[] | undefined) ?? []), String(v.message)];
+    body[key] = [...(Object.hasOwn(body, key) ? (body[key] as string[]) : []), String(v.message)];
   }
   return Object.keys(body).length > 0 ? body : { non_field_errors: [text] };
 }

@@ -49,9 +49,15 @@ export function pageOf(
   const limit = number(paging.limit === undefined ? null : q.get(paging.limit)) ?? request.defaultLimit;
   const cursor = paging.cursor === undefined ? null : q.get(paging.cursor);
   const page = number(paging.page === undefined ? null : q.get(paging.page));
-  let start = number(paging.offset === undefined ? null : q.get(paging.offset)) ?? 0;
+  const offset = number(paging.offset === undefined ? null : q.get(paging.offset));
+  let start = offset ?? 0;
   if (page !== undefined && limit !== undefined) start = Math.max(0, page - pages.firstPage) * limit;
+  // A page past the first with no size to count by holds nothing (the first held every item).
+  if (page !== undefined && limit === undefined && page > pages.firstPage) start = Infinity;
   if (cursor !== null && !pages.cursorIsItem) start = number(cursor) ?? 0;
+  // The paging the request used is the one its next and previous pages move on.
+  const mode: Mode =
+    cursor !== null ? "cursor" : offset !== undefined ? "offset" : page !== undefined ? "page" : defaultMode(shape);
   const out: Json[] = [];
   let seen = 0;
   let total = 0;
@@ -75,15 +81,20 @@ export function pageOf(
   const pastTheEnd = page !== undefined && page > pages.firstPage && out.length === 0;
   if (shape.itemsAt === "") return { items: out, value: out, headers: {}, pastTheEnd };
   set(value, shape.itemsAt, out);
-  const next = more ? nextQuery(shape, q, start + out.length, page, out, request.idOf) : undefined;
+  // An empty page leads nowhere: its next would be itself (a limit of 0).
+  const next =
+    more && out.length > 0 ? nextQuery(shape, mode, q, start + out.length, page, out, request.idOf) : undefined;
   const url = next === undefined ? undefined : urlOf(request, next);
   if (pages.nextUrl !== undefined) end(value, pages.nextUrl, pages.nextHolder!, url, answerSchema, resolve);
   if (pages.nextToken !== undefined) {
     const token = next === undefined ? undefined : (next.get(paging.cursor ?? "") ?? undefined);
     end(value, pages.nextToken, pages.nextToken, token, answerSchema, resolve);
   }
-  if (pages.previousUrl !== undefined && start === 0)
-    end(value, pages.previousUrl, pages.previousHolder!, undefined, answerSchema, resolve);
+  if (pages.previousUrl !== undefined) {
+    const previous = start === 0 || start === Infinity ? undefined : previousQuery(shape, mode, q, start, limit, page);
+    const at = previous === undefined ? undefined : urlOf(request, previous);
+    end(value, pages.previousUrl, pages.previousHolder!, at, answerSchema, resolve);
+  }
   if (pages.hasMore !== undefined) set(value, pages.hasMore, more);
   if (pages.selfUrl !== undefined) set(value, pages.selfUrl, request.path);
   const size = limit ?? Math.max(total, 1);
@@ -96,9 +107,25 @@ export function pageOf(
   return { items: out, value, headers, pastTheEnd };
 }
 
-/** The next page's query: the request's, its position moved on by the paging parameter the list takes. */
+/** How a walk moves on: by a cursor, a page number or an offset. */
+type Mode = "cursor" | "page" | "offset" | "none";
+
+/** The paging a list's first page moves on by: its cursor, else its page number, else its offset. */
+function defaultMode(shape: ListShape): Mode {
+  const { paging } = shape;
+  return paging.cursor !== undefined
+    ? "cursor"
+    : paging.page !== undefined
+      ? "page"
+      : paging.offset !== undefined
+        ? "offset"
+        : "none";
+}
+
+/** The next page's query: the request's, its position moved on by the paging the request used. */
 function nextQuery(
   shape: ListShape,
+  mode: Mode,
   query: URLSearchParams,
   position: number,
   page: number | undefined,
@@ -108,15 +135,32 @@ function nextQuery(
   const { paging, pages } = shape;
   if (pages.limitIsCap) return undefined;
   const next = new URLSearchParams(query);
-  if (paging.cursor !== undefined) {
+  if (mode === "cursor") {
     const last = out.length === 0 ? undefined : keyOf(idOf(out.at(-1)!));
     const token = pages.cursorIsItem ? last : String(position);
     if (token === undefined) return undefined;
-    next.set(paging.cursor, token);
-  } else if (paging.page !== undefined) next.set(paging.page, String((page ?? pages.firstPage) + 1));
-  else if (paging.offset !== undefined) next.set(paging.offset, String(position));
+    next.set(paging.cursor!, token);
+  } else if (mode === "page") next.set(paging.page!, String((page ?? pages.firstPage) + 1));
+  else if (mode === "offset") next.set(paging.offset!, String(position));
   else return undefined;
   return next;
+}
+
+/** The previous page's query, by page number or offset; undefined for a cursor (it goes one way). */
+function previousQuery(
+  shape: ListShape,
+  mode: Mode,
+  query: URLSearchParams,
+  start: number,
+  limit: number | undefined,
+  page: number | undefined,
+): URLSearchParams | undefined {
+  const { paging, pages } = shape;
+  const previous = new URLSearchParams(query);
+  if (mode === "page" && page !== undefined) previous.set(paging.page!, String(Math.max(pages.firstPage, page - 1)));
+  else if (mode === "offset" && limit !== undefined) previous.set(paging.offset!, String(Math.max(0, start - limit)));
+  else return undefined;
+  return previous;
 }
 
 /** The next page's URL: the request's path and the next query, absolute where the request named its host. */

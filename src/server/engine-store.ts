@@ -6,6 +6,8 @@ export type Collection = Map<string, unknown>;
 
 export class ResourceStore {
   readonly #collections = new Map<string, Collection>();
+  /** Each resource's collections, whatever their parents: a shallow item path searches only these. */
+  readonly #byResource = new Map<string, Collection[]>();
   /** The key of each top collection (no parents), made once. */
   readonly #topKeys = new Map<string, string>();
   #size = 0;
@@ -27,25 +29,35 @@ export class ResourceStore {
     return this.#size;
   }
 
-  /** The collection of a resource under its parents' ids (`plants` of garden 7). */
+  /** The collection of a resource under its parents' ids (`plants` of garden 7), made when first written. */
   collection(resource: string, parents: readonly string[]): Collection {
+    const key = this.#keyOf(resource, parents);
+    let c = this.#collections.get(key);
+    if (c === undefined) {
+      c = new Map();
+      this.#collections.set(key, c);
+      this.#byResource.set(resource, [...(this.#byResource.get(resource) ?? []), c]);
+    }
+    return c;
+  }
+
+  /** The collection, where one was made; a read never makes one (nothing grows from read traffic). */
+  existing(resource: string, parents: readonly string[]): Collection | undefined {
+    return this.#collections.get(this.#keyOf(resource, parents));
+  }
+
+  #keyOf(resource: string, parents: readonly string[]): string {
     let key = parents.length === 0 ? this.#topKeys.get(resource) : undefined;
     if (key === undefined) {
       key = JSON.stringify([resource, ...parents]);
       if (parents.length === 0) this.#topKeys.set(resource, key);
     }
-    let c = this.#collections.get(key);
-    if (c === undefined) {
-      c = new Map();
-      this.#collections.set(key, c);
-    }
-    return c;
+    return key;
   }
 
   /** The collection of a resource, under whichever parents, that holds an id (a shallow item path names no parent). */
   holding(resource: string, id: string): Collection | undefined {
-    for (const [key, c] of this.#collections) if (c.has(id) && (JSON.parse(key) as string[])[0] === resource) return c;
-    return undefined;
+    return (this.#byResource.get(resource) ?? []).find((c) => c.has(id));
   }
 
   /** A number no earlier call gave, for server-made ids: 1, 2, 3... */
@@ -98,6 +110,7 @@ export class ResourceStore {
   clear(): number {
     const removed = this.#size;
     this.#collections.clear();
+    this.#byResource.clear();
     this.#size = 0;
     this.#version++;
     return removed;
@@ -111,6 +124,7 @@ export class ResourceStore {
         removed += c.size;
         this.#collections.delete(key);
       }
+    this.#byResource.delete(resource);
     this.#size -= removed;
     this.#version++;
     return removed;

@@ -30,7 +30,14 @@ export function exactTree(value: unknown, exact: ExactNumbers, pointer = ""): un
   if (Array.isArray(value)) return value.map((v, i) => exactTree(v, exact, `${pointer}/${i}`));
   if (typeof value === "object" && value !== null) {
     const out: Json = {};
-    for (const [k, v] of Object.entries(value)) out[k] = exactTree(v, exact, `${pointer}/${escapePointer(k)}`);
+    // defineProperty: a member named `__proto__` is a member, never the object's prototype.
+    for (const [k, v] of Object.entries(value))
+      Object.defineProperty(out, k, {
+        value: exactTree(v, exact, `${pointer}/${escapePointer(k)}`),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     return out;
   }
   return value;
@@ -88,7 +95,7 @@ export function project(value: unknown, schema: unknown, resolve: Resolve, depth
   if (properties.size === 0) return value;
   const out: Json = {};
   for (const [name, sub] of properties) {
-    if (!(name in value) || writeOnly.has(name)) continue;
+    if (!Object.hasOwn(value, name) || writeOnly.has(name)) continue;
     const v = (value as Json)[name];
     // A request and an answer may give one name two shapes (DigitalOcean's `region`: a slug in, an
     // object out): a stored value of another type is left out, for the example or a plain value.

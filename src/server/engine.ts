@@ -216,7 +216,11 @@ function answered(make: () => WireResponse, onFailure: (error: unknown) => void)
     return make();
   } catch (error) {
     if (error instanceof Unanswerable) return errorAnswer("PS_MOCK_UNANSWERABLE", error.message);
-    onFailure(error);
+    try {
+      onFailure(error);
+    } catch {
+      // A reporter that fails itself must not take the answer with it: the handle never throws.
+    }
     return errorAnswer("PS_INTERNAL");
   }
 }
@@ -348,10 +352,17 @@ function decodedPath(op: CompiledOperation, path: string): Record<string, string
   return out;
 }
 
-/** The collection a call acts on: the resource's items under the parents named in the path. */
-function collectionOf(ctx: Ctx, call: Call): Collection {
+/**
+ * The collection a call acts on: the resource's items under the parents named in the path; made
+ * for a write, only found for a read (undefined where nothing was ever stored there).
+ */
+function collectionOf(ctx: Ctx, call: Call): Collection;
+function collectionOf(ctx: Ctx, call: Call, write: false): Collection | undefined;
+function collectionOf(ctx: Ctx, call: Call, write = true): Collection | undefined {
   const parents = call.resource.parentParameters.map((p) => idKey(call.op, p, call.path[p] ?? ""));
-  return ctx.store.collection(call.resource.collectionPath, parents);
+  return write
+    ? ctx.store.collection(call.resource.collectionPath, parents)
+    : ctx.store.existing(call.resource.collectionPath, parents);
 }
 
 /** A path id as the store keys it: an integer parameter in canonical decimal (`007` is `7`). */
@@ -376,7 +387,7 @@ function missingParent(ctx: Ctx, call: Call): WireResponse | undefined {
     if (call.path[name] === undefined) continue;
     const key = idKey(call.op, name, call.path[name]);
     const grand = parent.parentParameters.map((p) => idKey(call.op, p, call.path[p] ?? ""));
-    if (ctx.store.collection(parent.collectionPath, grand).get(key) === undefined)
+    if (ctx.store.existing(parent.collectionPath, grand)?.get(key) === undefined)
       return errorFor(ctx.answers, call.op, "PS_ITEM_NOT_FOUND", `${singular(parent.name)} ${key}`, {
         message: `no ${singular(parent.name)} has this id`,
       });
@@ -399,7 +410,7 @@ function itemOf(ctx: Ctx, call: Call): { key: string; item: unknown; collection:
   const key = name === undefined ? "" : idKey(call.op, name, call.path[name] ?? "");
   // An item path that names no parent (shallow nesting) finds the item under whichever parent holds it.
   const shallow = call.resource.parentParameters.some((p) => call.path[p] === undefined);
-  const collection = shallow ? ctx.store.holding(call.resource.collectionPath, key) : collectionOf(ctx, call);
+  const collection = shallow ? ctx.store.holding(call.resource.collectionPath, key) : collectionOf(ctx, call, false);
   const item = collection?.get(key);
   if (item === undefined || collection === undefined)
     return errorFor(ctx.answers, call.op, "PS_ITEM_NOT_FOUND", `${call.resource.name} ${key}`);
@@ -436,6 +447,8 @@ function create(ctx: Ctx, call: Call): WireResponse {
       made = id === undefined ? n : serverId(ctx, resource, n);
       key = keyOf(made) ?? n.toString();
     } while (taken.has(key) && ++tries < 10_000);
+    // Never a duplicate for a client that sent no id: the mock says it could not make one.
+    if (taken.has(key)) throw new Unanswerable(op.operationId, 201, `no free id after ${tries} tries`);
     if (id !== undefined && id.template === undefined) setIdValue(item, id, made);
   }
   if (id?.template !== undefined) setIdValue(item, id, resourceNameOf(call, id.template, key));
@@ -522,10 +535,13 @@ function answerItemSchema(ctx: Ctx, resource: Resource): unknown {
     if (!/^2/.test(r.status)) continue;
     for (const entry of r.content.values()) {
       if (!entry.hasSchema) continue;
-      const schema = ctx.answers.resolve(`#${entry.pointer}/schema`);
-      const at = resource.id?.at ?? "";
-      if (at === "") return schema;
-      return propertiesOf(schema, ctx.answers.resolve).properties.get(at.slice(1));
+      let schema = ctx.answers.resolve(`#${entry.pointer}/schema`);
+      // Through every envelope the item sits in (`/data/account` too).
+      for (const token of (resource.id?.at ?? "").split("/").slice(1))
+        schema = propertiesOf(followRefs(schema, ctx.answers.resolve), ctx.answers.resolve).properties.get(
+          unescapePointer(token),
+        );
+      return schema;
     }
   }
   return undefined;
@@ -561,15 +577,23 @@ function serverId(ctx: Ctx, resource: Resource, n: bigint): unknown {
  */
 function patterned(schema: Json, n: bigint): string | undefined {
   if (typeof schema.pattern !== "string") return undefined;
-  let pattern: RegExp;
-  try {
-    pattern = new RegExp(schema.pattern, "u");
-  } catch {
-    return undefined;
+  let pattern = PATTERNS.get(schema.pattern);
+  if (pattern === undefined) {
+    try {
+      pattern = new RegExp(schema.pattern, "u");
+    } catch {
+      pattern = null;
+    }
+    PATTERNS.set(schema.pattern, pattern);
   }
+  if (pattern === null) return undefined;
+  const test = pattern;
   const prefix = /^\^?((?:[A-Za-z0-9_-]|\\[./-])*)/.exec(schema.pattern)?.[1]?.replace(/\\/g, "") ?? "";
-  return [`${prefix}${n}`, `${prefix}${n.toString(36)}`, `${prefix}n${n}`].find((c) => pattern.test(c));
+  return [`${prefix}${n}`, `${prefix}${n.toString(36)}`, `${prefix}n${n}`].find((c) => test.test(c));
 }
+
+/** Each id pattern compiled once (null: one JavaScript cannot compile). */
+const PATTERNS = new Map<string, RegExp | null>();
 
 /** A resource name (AIP-122): the template's parameters filled from the path, its last with the new id. */
 function resourceNameOf(call: Call, template: string, key: string): string {
@@ -665,8 +689,7 @@ function linked(ctx: Ctx, call: Call, item: Json, key: string): Json {
 function read(ctx: Ctx, call: Call): WireResponse {
   const found = itemOf(ctx, call);
   if (isAnswer(found)) return found;
-  const item = linked(ctx, call, found.item as Json, found.key);
-  const shown = linked(ctx, call, item, found.key);
+  const shown = linked(ctx, call, found.item as Json, found.key);
   return documentedAnswer(ctx.answers, call.op, successStatus(call.op), placed(call.resource, shown));
 }
 
@@ -728,11 +751,14 @@ function upserted(ctx: Ctx, call: Call): WireResponse {
   const { resource, op } = call;
   const key = idKey(op, resource.idParameter!, call.path[resource.idParameter!] ?? "");
   const item = stored(ctx, call);
-  if (resource.id !== undefined) setIdValue(item, resource.id, typedValue(ctx, idSchema(ctx, resource), key));
+  const id = resource.id;
+  if (id?.template !== undefined) setIdValue(item, id, resourceNameOf(call, id.template, key));
+  else if (id !== undefined) setIdValue(item, id, typedValue(ctx, idSchema(ctx, resource), key));
   fillServerOwned(ctx, resource, item);
   const outcome = ctx.store.insert(collectionOf(ctx, call), key, item);
   if (outcome === "full") return errorFor(ctx.answers, op, "PS_STORE_FULL", `${ctx.store.maxItems} items`);
-  return documentedAnswer(ctx.answers, op, 201, placed(resource, linked(ctx, call, item, key)));
+  const headers: Record<string, string> = resource.location ? { location: itemUrl(call, key) } : {};
+  return documentedAnswer(ctx.answers, op, 201, placed(resource, linked(ctx, call, item, key)), headers);
 }
 
 function remove(ctx: Ctx, call: Call): WireResponse {
@@ -743,8 +769,10 @@ function remove(ctx: Ctx, call: Call): WireResponse {
 }
 
 /**
- * A list: the collection's items in the order made, filtered, then paged as the request asks. The
- * collection is walked, not copied: a page of 20 of a million items reads as far as its last item.
+ * A list: the collection's items in the order made (newest first where its cursor names an item),
+ * filtered, then paged as the request asks. In the order made the collection is walked, not copied:
+ * a page of 20 of a million items reads as far as its last item, unless the answer states a total
+ * (then every matching item is counted). Newest first copies the collection's entries once.
  */
 function list(ctx: Ctx, call: Call): WireResponse {
   const shape = call.resource.list!;
@@ -756,7 +784,7 @@ function list(ctx: Ctx, call: Call): WireResponse {
   }
   const limitDefault = call.op.parameters.find((p) => p.name === shape.paging.limit)?.schema as Json | undefined;
   function* matching(): Generator<Json> {
-    const collection = collectionOf(ctx, call).entries();
+    const collection = (collectionOf(ctx, call, false) ?? new Map<string, unknown>()).entries();
     for (const [key, value] of shape.pages.newestFirst ? [...collection].reverse() : collection) {
       const item = value as Json;
       if (filters.every(([property, wanted]) => wanted.includes(keyOf(item[property]) ?? "\u0000")))

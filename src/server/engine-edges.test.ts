@@ -1,0 +1,218 @@
+import { describe, expect, it } from "vitest";
+import { openApi } from "../../test/openapi-doc.js";
+import { compileContract } from "../contract/index.js";
+import { createMockEngine } from "./mock-options.js";
+
+// The mock engine at the edges a review found: items two envelopes deep with server-made values,
+// hostile member names, paging by whichever parameter the request used, and an engine whose failure
+// reporter fails too. Each test names the request and the answer it must get.
+
+const TOKEN = "edges-token";
+const json = (schema: unknown) => ({ content: { "application/json": { schema } } });
+const param = (name: string, at = "path") => ({ name, in: at, required: at === "path", schema: { type: "integer" } });
+
+/** The engine of a document in process: a request in, its status and parsed body out. */
+function engineOf(paths: Record<string, unknown>) {
+  const engine = createMockEngine(compileContract(openApi(paths), "edges.json"), { tokens: [TOKEN] });
+  const send = (method: string, url: string, body?: unknown) => {
+    const answer = engine.handle({
+      method,
+      url,
+      headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json", host: "mock.test" },
+      body: new TextEncoder().encode(body === undefined ? "" : typeof body === "string" ? body : JSON.stringify(body)),
+    });
+    return {
+      status: answer.status,
+      headers: answer.headers,
+      body: answer.body === "" ? undefined : JSON.parse(answer.body),
+    };
+  };
+  return { engine, send };
+}
+
+describe("an item two envelopes deep", () => {
+  const account = {
+    type: "object",
+    required: ["id", "name", "createdAt"],
+    properties: {
+      id: { type: "integer", readOnly: true },
+      name: { type: "string" },
+      createdAt: { type: "string", format: "date-time", readOnly: true },
+    },
+  };
+  const wrapped = { type: "object", properties: { data: { type: "object", properties: { account } } } };
+  const { send } = engineOf({
+    "/accounts": {
+      post: {
+        operationId: "make",
+        requestBody: { required: true, ...json(account) },
+        responses: { "201": json(wrapped) },
+      },
+    },
+    "/accounts/{id}": {
+      parameters: [param("id")],
+      get: { operationId: "read", responses: { "200": json(wrapped), "404": {} } },
+    },
+  });
+
+  it("gets integer ids and its own timestamps, and each read answers its own item", () => {
+    const a = send("POST", "/accounts", { name: "a" }).body.data.account;
+    const b = send("POST", "/accounts", { name: "b" }).body.data.account;
+    expect([typeof a.id, typeof b.id, a.id === b.id]).toEqual(["number", "number", false]);
+    expect(a.createdAt).not.toBe("2026-01-01T00:00:00Z");
+    expect(send("GET", `/accounts/${b.id}`).body.data.account).toEqual(b);
+  });
+});
+
+describe("hostile member names", () => {
+  it("a field named __proto__ in a Django-style error map is a 400, never a 500", () => {
+    const book = {
+      type: "object",
+      required: ["title"],
+      additionalProperties: false,
+      properties: { title: { type: "string" } },
+    };
+    const fields = { type: "object", additionalProperties: { type: "array", items: { type: "string" } } };
+    const { send } = engineOf({
+      "/books": {
+        post: {
+          operationId: "make",
+          requestBody: { required: true, ...json(book) },
+          responses: { "201": json(book), "400": json(fields) },
+        },
+      },
+    });
+    const answer = send("POST", "/books", '{"title":"a","__proto__":1}');
+    expect(answer.status).toBe(400);
+    expect(Object.keys(answer.body)).toContain("__proto__");
+  });
+
+  it("a __proto__ member beside an integer beyond 2^53 is a member, and smuggles nothing into the store", () => {
+    const thing = {
+      type: "object",
+      properties: {
+        id: { type: "integer", readOnly: true },
+        big: { type: "integer" },
+        color: { type: "string", enum: ["red", "blue"] },
+      },
+    };
+    const { engine, send } = engineOf({
+      "/things": {
+        post: {
+          operationId: "make",
+          requestBody: { required: true, ...json(thing) },
+          responses: { "201": json(thing) },
+        },
+      },
+      "/things/{id}": { parameters: [param("id")], get: { operationId: "read", responses: { "200": json(thing) } } },
+    });
+    const made = send("POST", "/things", '{"__proto__":{"color":"green"},"big":123456789012345678901}');
+    expect(made.status).toBe(201);
+    // Neither stored (own or inherited) nor served: the schema's enum never sees "green".
+    const stored = engine.store.itemsOf("/things")[0]?.[1] as Record<string, unknown>;
+    expect([stored.color, stored.big]).toEqual([undefined, 123456789012345678901n]);
+    expect(send("GET", `/things/${made.body.id}`).body.color).toBeUndefined();
+  });
+});
+
+describe("paging by the parameter the request used", () => {
+  const book = { type: "object", properties: { id: { type: "integer", readOnly: true }, title: { type: "string" } } };
+  const page = {
+    type: "object",
+    required: ["count", "next", "previous", "results"],
+    properties: {
+      count: { type: "integer" },
+      next: { type: "string", nullable: true },
+      previous: { type: "string", nullable: true },
+      results: { type: "array", items: book },
+    },
+  };
+  const list = {
+    operationId: "list",
+    parameters: ["page", "page_size", "offset"].map((n) => param(n, "query")),
+    responses: { "200": json(page) },
+  };
+  const doc = {
+    "/books": {
+      get: list,
+      post: { operationId: "make", requestBody: { required: true, ...json(book) }, responses: { "201": json(book) } },
+    },
+  };
+
+  it("an offset walk moves on by offset, each item once, previous pointing back", () => {
+    const { send } = engineOf(doc);
+    for (let i = 0; i < 5; i++) send("POST", "/books", { title: `b${i}` });
+    const seen: string[] = [];
+    let url: string | null = "/books?offset=1&page_size=2";
+    const first = send("GET", url).body;
+    expect(first.previous).toBe("http://mock.test/books?offset=0&page_size=2");
+    while (url !== null) {
+      const body: { next: string | null; results: { title: string }[] } = send(
+        "GET",
+        url.replace("http://mock.test", ""),
+      ).body;
+      seen.push(...body.results.map((b) => b.title));
+      url = body.next;
+    }
+    expect(seen).toEqual(["b1", "b2", "b3", "b4"]);
+  });
+
+  it("a page past the first with no size holds nothing, and a size of 0 leads nowhere", () => {
+    const { send } = engineOf(doc);
+    for (let i = 0; i < 3; i++) send("POST", "/books", { title: `b${i}` });
+    expect(send("GET", "/books?page=1").body.results).toHaveLength(3);
+    expect(send("GET", "/books?page=2").body.results).toEqual([]);
+    const empty = send("GET", "/books?offset=0&page_size=0").body;
+    expect([empty.results, empty.next]).toEqual([[], null]);
+  });
+});
+
+describe("an upsert", () => {
+  it("answers 201 with the Location it documents, the item at the path's id", () => {
+    const setting = {
+      type: "object",
+      required: ["key"],
+      properties: { key: { type: "string" }, value: { type: "string" } },
+    };
+    const { send } = engineOf({
+      "/settings/{key}": {
+        parameters: [{ name: "key", in: "path", required: true, schema: { type: "string" } }],
+        put: {
+          operationId: "put",
+          requestBody: { required: true, ...json(setting) },
+          responses: {
+            "200": json(setting),
+            "201": { ...json(setting), headers: { Location: { required: true, schema: { type: "string" } } } },
+          },
+        },
+        get: { operationId: "read", responses: { "200": json(setting) } },
+      },
+    });
+    const made = send("PUT", "/settings/a", { key: "b", value: "x" });
+    expect([made.status, made.headers.location, made.body.key]).toEqual([201, "http://mock.test/settings/a", "a"]);
+    expect(send("PUT", "/settings/a", { key: "a", value: "y" }).status).toBe(200);
+  });
+});
+
+describe("a failure inside the engine", () => {
+  it("is answered 500 even when the reporter of failures throws too: the handle never throws", () => {
+    const thing = { type: "object", properties: { id: { type: "integer", readOnly: true } } };
+    const contract = compileContract(
+      openApi({
+        "/things": { post: { operationId: "make", requestBody: json(thing), responses: { "201": json(thing) } } },
+      }),
+      "edges.json",
+    );
+    const fail = (what: string) => () => {
+      throw new Error(what);
+    };
+    const engine = createMockEngine(
+      contract,
+      { tokens: [TOKEN] },
+      { onChange: fail("a save"), onFailure: fail("a report") },
+    );
+    const headers = { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" };
+    const answer = engine.handle({ method: "POST", url: "/things", headers, body: new TextEncoder().encode("{}") });
+    expect([answer.status, JSON.parse(answer.body).code]).toEqual([500, "PS_INTERNAL"]);
+  });
+});
