@@ -186,9 +186,13 @@ function recordUpdate(state: SequenceState, item: ItemState, step: DoneStep): vo
   }
   const how = step.spec.kind as "replace" | "patch";
   const written = new Map(writtenProperties(state, step.observed.operation, step.sent));
+  // A property the patch sent is not kept, even where its value cannot be compared (a merge patch's
+  // null removes it, RFC 7396; a request and an answer may shape it differently): it is no longer known.
+  const sent = typeof step.sent === "object" && step.sent !== null ? new Set(Object.keys(step.sent)) : new Set();
   if (how === "patch")
     for (const [name, e] of item.expected)
-      if (!written.has(name)) item.expected.set(name, { ...e, how: "kept", before: undefined });
+      if (sent.has(name) && !written.has(name)) item.expected.delete(name);
+      else if (!written.has(name)) item.expected.set(name, { ...e, how: "kept", before: undefined });
   if (how === "replace")
     for (const name of [...item.expected.keys()]) if (!written.has(name)) item.expected.delete(name);
   for (const [name, value] of written)
