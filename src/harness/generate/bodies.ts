@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import type { CompiledOperation, Contract } from "../../contract/index.js";
+import { locateRef } from "../../contract/index.js";
 import { bodyContext, encodeBody, judge, schemaOf, verdict } from "./encoding.js";
 import { mutations, refusedAt } from "./mutations.js";
 import { typeOf, view } from "./schema-view.js";
@@ -96,8 +97,9 @@ export function positiveBodies(
   options: GeneratorOptions,
 ): fc.Arbitrary<GeneratedBody | null> {
   const schema = schemaOf(op, doc);
+  const typed = jsonApiTyped(op, doc);
   return valueArb(doc, schema, 0, bodyContext(op)).map((v) => {
-    const text = encodeBody(op, freshen(doc, schema, v, options));
+    const text = encodeBody(op, typed(freshen(doc, schema, v, options)));
     return verdict(op, text) ? { text } : null;
   });
 }
@@ -110,8 +112,9 @@ export function negativeBodies(
   options: GeneratorOptions,
 ): fc.Arbitrary<GeneratedBody | null> {
   const schema = schemaOf(op, doc);
+  const typed = jsonApiTyped(op, doc);
   return fc.tuple(valueArb(doc, schema, 0, bodyContext(op)), fc.nat()).map(([v, pick]) => {
-    const valid = freshen(doc, schema, v, options);
+    const valid = typed(freshen(doc, schema, v, options));
     if (!verdict(op, encodeBody(op, valid))) return null;
     const base = (typeof valid === "object" && valid !== null && !Array.isArray(valid) ? valid : {}) as Record<
       string,
@@ -160,6 +163,29 @@ export function minimalBody(op: CompiledOperation, doc: unknown, options: Genera
       }
     }
   };
-  const text = encodeBody(op, freshen(doc, schema, plain(schema, 0), options));
+  const text = encodeBody(op, jsonApiTyped(op, doc)(freshen(doc, schema, plain(schema, 0), options)));
   return verdict(op, text) ? { text } : undefined;
+}
+
+/**
+ * JSON:API's resource objects name their collection's type (1.1, Creating Resources: another type
+ * is 409 Conflict), which a request schema may leave a free string: a valid request sends the type
+ * the operation's answers name (an enum or const of `data.type`). Other bodies pass unchanged.
+ */
+function jsonApiTyped(op: CompiledOperation, doc: unknown): (body: unknown) => unknown {
+  if (![...(op.requestBody?.content.keys() ?? [])].some((t) => /vnd\.api\+json/i.test(t))) return (b) => b;
+  const answer = [...op.responses.values()]
+    .filter((r) => /^2/.test(r.status))
+    .flatMap((r) => [...r.content.values()])
+    .find((e) => e.hasSchema);
+  const data = answer === undefined ? undefined : flatten(doc, locateRef(doc, `${answer.pointer}/schema`)?.value);
+  const item = flatten(doc, (data?.properties as Schema | undefined)?.data);
+  const type = flatten(doc, (item.properties as Schema | undefined)?.type);
+  const named = type.const ?? (Array.isArray(type.enum) ? type.enum[0] : undefined);
+  if (typeof named !== "string") return (b) => b;
+  return (body) => {
+    const inner = (body as { data?: unknown } | undefined)?.data;
+    if (typeof inner !== "object" || inner === null || Array.isArray(inner)) return body;
+    return { ...(body as object), data: { ...inner, type: named } };
+  };
 }
