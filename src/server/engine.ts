@@ -35,6 +35,7 @@ import {
 } from "./engine-answers.js";
 import { ADMIN_PREFIX, adminAnswer } from "./engine-admin.js";
 import { pageOf } from "./engine-pages.js";
+import { stamp, versionField, versionOf, type VersionField } from "./engine-versions.js";
 import { applyPatch } from "./engine-patch.js";
 import { seedItems } from "./engine-seed.js";
 import { createCredentialCheck, type EngineCredentials } from "./engine-security.js";
@@ -104,6 +105,8 @@ interface Ctx {
   readonly bases: readonly string[];
   /** How the store's limit is called where the user set it. */
   readonly maxItemsName: string;
+  /** The last version token given (engine-versions.ts): one counter for every item. */
+  readonly versions: { last: number };
 }
 
 /** One request, accepted by the contract, on its way to the store. */
@@ -133,6 +136,7 @@ export function createEngine(contract: Contract, options: EngineOptions): Engine
     answers: answerContext(contract),
     bases: basePaths(contract),
     maxItemsName: options.maxItemsName ?? "maxItems",
+    versions: { last: 0 },
   };
   const credentialsOf = createCredentialCheck(options.credentials);
   const adminCheck = createBearerCheck(options.credentials.tokens);
@@ -458,6 +462,7 @@ function create(ctx: Ctx, call: Call): WireResponse {
   for (const p of resource.parentParameters)
     if (properties.has(p) && !(p in item)) item[p] = typedValue(ctx, properties.get(p), call.path[p] ?? "");
   fillServerOwned(ctx, resource, item);
+  stampVersion(ctx, resource, item);
   const collection = collectionOf(ctx, call);
   const outcome = ctx.store.insert(collection, key, item);
   // 409 Conflict (RFC 9110 section 15.5.10), in the documented shape where the operation has one.
@@ -595,6 +600,49 @@ function patterned(schema: Json, n: bigint): string | undefined {
 /** Each id pattern compiled once (null: one JavaScript cannot compile). */
 const PATTERNS = new Map<string, RegExp | null>();
 
+/**
+ * Stripe's metadata: a key sent with an empty value is unset, and `metadata: ""` unsets them all
+ * (docs.stripe.com/api/metadata). Applied to the result of an update sent as a POST to the item.
+ */
+function unsetMetadata(patched: unknown, body: unknown): void {
+  if (typeof patched !== "object" || patched === null || typeof body !== "object" || body === null) return;
+  const item = patched as Json;
+  const sent = (body as Json).metadata;
+  if (sent === "") delete item.metadata;
+  else if (typeof sent === "object" && sent !== null && typeof item.metadata === "object" && item.metadata !== null) {
+    const kept: Json = { ...(item.metadata as Json) };
+    for (const [k, v] of Object.entries(sent)) if (v === "") delete kept[k];
+    item.metadata = kept;
+  }
+}
+
+/** A resource's version field (engine-versions.ts), found once. */
+const versionFields = new WeakMap<Resource, VersionField | null>();
+function versionFieldOf(ctx: Ctx, resource: Resource): VersionField | undefined {
+  let field = versionFields.get(resource);
+  if (field === undefined)
+    versionFields.set(
+      resource,
+      (field = versionField(answerItemSchema(ctx, resource), resource.id?.within, ctx.answers.resolve) ?? null),
+    );
+  return field ?? undefined;
+}
+
+/** Every write gives the item a new version token, where its schema has one. */
+function stampVersion(ctx: Ctx, resource: Resource, item: Json): void {
+  const field = versionFieldOf(ctx, resource);
+  if (field !== undefined) stamp(item, field, String(++ctx.versions.last));
+}
+
+/** A replace or patch that sends another version than the item's: 409 where documented, nothing changed. */
+function staleVersion(ctx: Ctx, call: Call, item: unknown): WireResponse | undefined {
+  const field = versionFieldOf(ctx, call.resource);
+  if (field === undefined || !call.op.responses.has("409")) return undefined;
+  const sent = versionOf(requestItem(ctx, call).body, field);
+  if (sent === undefined || sent === "" || sent === versionOf(item, field)) return undefined;
+  return errorFor(ctx.answers, call.op, "PS_VERSION_CONFLICT", `${field.name} ${String(sent)} is not the item's`);
+}
+
 /** A resource name (AIP-122): the template's parameters filled from the path, its last with the new id. */
 function resourceNameOf(call: Call, template: string, key: string): string {
   return template.replace(/\{([^{}]+)\}/g, (_, name: string) =>
@@ -698,6 +746,8 @@ function update(ctx: Ctx, call: Call, role: "replace" | "patch"): WireResponse {
   const found = itemOf(ctx, call);
   if (isAnswer(found) && role === "replace" && call.resource.upsert) return upserted(ctx, call);
   if (isAnswer(found)) return found;
+  const stale = staleVersion(ctx, call, found.item);
+  if (stale !== undefined) return stale;
   const old = found.item as Json;
   const { body } = requestItem(ctx, call);
   let next: unknown;
@@ -713,6 +763,8 @@ function update(ctx: Ctx, call: Call, role: "replace" | "patch"): WireResponse {
         patched.detail,
       );
     next = patched.value;
+    // Stripe's convention rides with Stripe's update shape: a POST to the item.
+    if (call.op.method === "post") unsetMetadata(next, body);
   }
   const item: Json = typeof next === "object" && next !== null && !Array.isArray(next) ? { ...(next as Json) } : {};
   // The id and what the server owns stay as they were, whatever the request says: a body that names
@@ -721,6 +773,7 @@ function update(ctx: Ctx, call: Call, role: "replace" | "patch"): WireResponse {
   if (id !== undefined && oldId !== undefined) setIdValue(item, id, oldId);
   const { readOnly } = itemProperties(ctx, call.resource);
   for (const name of readOnly) if (name in old) item[name] = old[name];
+  stampVersion(ctx, call.resource, item);
   ctx.store.replace(found.collection, found.key, item);
   const shown = linked(ctx, call, item, found.key);
   return documentedAnswer(ctx.answers, call.op, successStatus(call.op), placed(call.resource, shown));
@@ -755,6 +808,7 @@ function upserted(ctx: Ctx, call: Call): WireResponse {
   if (id?.template !== undefined) setIdValue(item, id, resourceNameOf(call, id.template, key));
   else if (id !== undefined) setIdValue(item, id, typedValue(ctx, idSchema(ctx, resource), key));
   fillServerOwned(ctx, resource, item);
+  stampVersion(ctx, resource, item);
   const outcome = ctx.store.insert(collectionOf(ctx, call), key, item);
   if (outcome === "full") return errorFor(ctx.answers, op, "PS_STORE_FULL", `${ctx.store.maxItems} items`);
   const headers: Record<string, string> = resource.location ? { location: itemUrl(call, key) } : {};

@@ -21,6 +21,7 @@ export const ERROR_ANSWERS = {
   PS_METHOD_NOT_ALLOWED: { status: 405, message: "method not allowed on this path" },
   PS_REQUEST_TIMEOUT: { status: 408, message: "the request was not received in time" },
   PS_DUPLICATE_ID: { status: 409, message: "an item with this id already exists" },
+  PS_VERSION_CONFLICT: { status: 409, message: "the item has changed since the version the request names" },
   PS_TYPE_CONFLICT: { status: 409, message: "the resource object's type is not the collection's" },
   PS_PATCH_CONFLICT: { status: 409, message: "the patch cannot be applied to the item as it is" },
   PS_BODY_TOO_LARGE: { status: 413, message: "the request body is larger than the server accepts" },
