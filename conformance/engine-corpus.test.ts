@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadContract } from "../src/contract/index.js";
 import { DEFAULT_SPEC, KIT_ROOT } from "../src/paths.js";
+import { startProxy } from "../src/proxy/index.js";
 import { startMockServer } from "../src/server/index.js";
 import { corpusDocuments } from "../test/corpus.js";
 import { judgeEngine } from "../test/engine-run.js";
@@ -58,12 +59,22 @@ describe("the mock engine of the kit's documents and the OAI examples, judged by
   )("%s: every operation exercised, no finding", (_name, doc) => judged(doc.file), 60_000);
 });
 
-/** Serves a document with the engine over loopback and runs the harness's generated cases against it. */
+/**
+ * Serves a document with the engine over loopback and runs the harness's generated cases against it,
+ * through the kit's proxy: neither judge may flag an answer of the mock, refusals included.
+ */
 async function judged(file: string): Promise<void> {
   const contract = await loadContract(file);
   const server = await startMockServer({ contract, host: "127.0.0.1", port: 0 });
+  const proxy = await startProxy({ target: server.url, contract, port: 0 });
+  let stopped = false;
   try {
-    const { summary, results } = await judgeEngine(contract, server.url);
+    const { summary, results } = await judgeEngine(contract, proxy.url);
+    const { summary: watched, exchanges } = await proxy.stop();
+    stopped = true;
+    const flagged = exchanges.filter((e) => e.findings.some((f) => f.side === "server" && f.severity === "failure"));
+    expect(watched.serverViolations, JSON.stringify(flagged, null, 1).slice(0, 3000)).toBe(0);
+    expect(watched.judged).toBeGreaterThan(0);
     const bad = results.filter((r) => r.outcome !== "pass");
     expect(summary.exitCode, JSON.stringify(bad, null, 1).slice(0, 3000)).toBe(0);
     expect(summary.coverage.operations.exercised).toBe(contract.operations.length);
@@ -74,6 +85,7 @@ async function judged(file: string): Promise<void> {
     expect(stateful, JSON.stringify(stateful, null, 1).slice(0, 3000)).toEqual([]);
     expect(summary.levels.find((l) => l.level === "stateful")?.verdict ?? "pass").toBe("pass");
   } finally {
+    if (!stopped) await proxy.stop();
     await server.close();
   }
 }

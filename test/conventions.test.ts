@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadContract } from "../src/contract/index.js";
 import { runConformance } from "../src/harness/index.js";
+import { startProxy } from "../src/proxy/index.js";
 import { createMockEngine, createMockHandler, startMockServer } from "../src/server/index.js";
 import { brokenIds, checkConvention } from "./conventions/check.js";
 import { CONVENTIONS } from "./conventions/index.js";
@@ -123,12 +124,15 @@ const HARNESS_GAPS: Readonly<Record<string, readonly string[]>> = {};
 describe.each(CONVENTIONS.map((c) => [c.name, c] as const))(
   "the kit's harness on the mock of %s",
   (_name, convention) => {
-    it("passes, the stateful level counted, but for the listed gaps", async () => {
+    it("passes, the stateful level counted, but for the listed gaps, and the proxy flags nothing", async () => {
       const contract = await loadContract(specOf(convention.name));
       const server = await startMockServer({ contract, port: 0, tokens: [CONVENTION_TOKEN] });
+      // Through the kit's proxy: it flags no answer of the mock either, refusals included.
+      const proxy = await startProxy({ target: server.url, contract, port: 0 });
+      let watched: Awaited<ReturnType<typeof proxy.stop>> | undefined;
       try {
         const run = await runConformance({
-          target: server.url,
+          target: proxy.url,
           contract,
           token: CONVENTION_TOKEN,
           noFixtures: true,
@@ -139,7 +143,11 @@ describe.each(CONVENTIONS.map((c) => [c.name, c] as const))(
         const failing = run.results.filter((r) => r.outcome !== "pass").map((r) => r.fixture);
         expect(failing.sort()).toEqual(HARNESS_GAPS[convention.name] ?? []);
         expect(run.summary.exitCode).toBe(failing.length === 0 ? 0 : 1);
+        watched = await proxy.stop();
+        expect(watched.summary.serverViolations).toBe(0);
+        expect(watched.summary.judged).toBeGreaterThan(0);
       } finally {
+        if (watched === undefined) await proxy.stop();
         await server.close(100);
       }
     });
