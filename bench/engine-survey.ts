@@ -1,11 +1,13 @@
 // The mock engine (`serve --spec`) on every corpus document (test/corpus.ts), judged by the kit's own
-// harness: load, start the engine on loopback, run generated cases (--generate 10, seed 5), and print
-// per document the exit code, the operations exercised, the time, and the findings grouped by check
-// with one example each. conformance/engine-corpus.test.ts runs the quick ones in the suite.
+// harness through the kit's proxy: load, start the engine on loopback, run generated cases
+// (--generate 10, seed 5) through the proxy, and print per document the exit code, the operations
+// exercised, the time, the answers the proxy flagged, and the findings grouped by check with one
+// example each. conformance/engine-corpus.test.ts runs the quick ones in the suite.
 //   npm run build && node dist/bench/engine-survey.js [NAME ...]
 // Not a test: nothing here asserts.
 
 import { loadContract } from "../src/contract/index.js";
+import { startProxy } from "../src/proxy/index.js";
 import { startMockServer } from "../src/server/index.js";
 import { CORPUS, corpusDocuments } from "../test/corpus.js";
 import { judgeEngine } from "../test/engine-run.js";
@@ -16,11 +18,14 @@ for (const d of documents) {
   const started = Date.now();
   const contract = await loadContract(d.file);
   const server = await startMockServer({ contract, host: "127.0.0.1", port: 0 });
+  const proxy = await startProxy({ target: server.url, contract, port: 0 });
   try {
-    const { summary, results } = await judgeEngine(contract, server.url);
+    const { summary, results } = await judgeEngine(contract, proxy.url);
+    const watched = (await proxy.stop()).summary;
     const seconds = ((Date.now() - started) / 1000).toFixed(0);
     const exercised = `${summary.coverage.operations.exercised}/${contract.operations.length}`;
-    console.log(`${d.name}: exit ${summary.exitCode}, ${exercised} operations, ${seconds} s`);
+    const flagged = `the proxy flagged ${watched.serverViolations} answers of ${watched.judged}`;
+    console.log(`${d.name}: exit ${summary.exitCode}, ${exercised} operations, ${flagged}, ${seconds} s`);
     const kinds = new Map<string, { n: number; example: string }>();
     for (const r of results.filter((x) => x.outcome !== "pass")) {
       const step = r.steps.find((s) => s.findings.some((f) => f.counts));
@@ -34,6 +39,7 @@ for (const d of documents) {
     }
     for (const [check, { n, example }] of kinds) console.log(`  ${n} ${check}: ${example.slice(0, 400)}`);
   } finally {
+    await proxy.stop();
     await server.close();
   }
 }
