@@ -329,7 +329,9 @@ export function errorFor(
     const shown = { ...withShape, body: writeJson(example.value) };
     if (judged(op, shown)) return shown;
   }
-  return kit;
+  // No documented shape could be made: under a status chosen for its documented meaning, the table's
+  // own status and body instead (an undocumented status is judged by no schema).
+  return more.status === undefined && kit.status !== ERROR_ANSWERS[code].status ? errorAnswer(code, detail, more) : kit;
 }
 
 const asArray = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
