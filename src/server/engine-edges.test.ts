@@ -216,3 +216,41 @@ describe("a failure inside the engine", () => {
     expect([answer.status, JSON.parse(answer.body).code]).toEqual([500, "PS_INTERNAL"]);
   });
 });
+
+describe("seed data", () => {
+  it("is created as the create documents its media type (JSON:API's application/vnd.api+json)", () => {
+    const article = {
+      type: "object",
+      required: ["data"],
+      properties: {
+        data: {
+          type: "object",
+          properties: {
+            id: { type: "string", readOnly: true },
+            type: { type: "string", enum: ["articles"] },
+            attributes: { type: "object", properties: { title: { type: "string" } } },
+          },
+        },
+      },
+    };
+    const api = (schema: unknown) => ({ content: { "application/vnd.api+json": { schema } } });
+    const contract = compileContract(
+      openApi({
+        "/articles": {
+          post: {
+            operationId: "make",
+            requestBody: { required: true, ...api(article) },
+            responses: { "201": api(article) },
+          },
+        },
+      }),
+      "edges.json",
+    );
+    const engine = createMockEngine(contract, { tokens: [TOKEN] });
+    const made = engine.seed(
+      JSON.stringify({ "/articles": [{ data: { type: "articles", attributes: { title: "a" } } }] }),
+      "data",
+    );
+    expect([made, engine.store.size]).toEqual([1, 1]);
+  });
+});

@@ -11,7 +11,7 @@ import type { WireResponse } from "./error-answers.js";
 type Json = Record<string, unknown>;
 
 /** Sends one create, with no credentials needed: seed data is the user's own, not a client's. */
-export type TrustedCreate = (path: string, body: Uint8Array) => WireResponse;
+export type TrustedCreate = (path: string, body: Uint8Array, contentType: string) => WireResponse;
 
 const encoder = new TextEncoder();
 
@@ -55,13 +55,16 @@ export function seedItems(
     for (const [i, item] of items.entries()) {
       const at = `${source}: ${Array.isArray(data) ? "" : `${path} `}item ${i}`;
       const body = encoder.encode(writeJson(item));
-      const headers = { "content-type": "application/json" };
+      // Sent as the create documents it: JSON:API's `application/vnd.api+json`, else JSON.
+      const types = [...(target.operation.requestBody?.content.keys() ?? [])];
+      const type = types.find((t) => /json/i.test(t) && !t.includes("*")) ?? "application/json";
+      const headers = { "content-type": type };
       const checked = checkRequest(target.operation, { headers, body, path, query: "" });
       if (!checked.ok) throw new KitError("PS_DATA_INVALID", `${at}: ${itemProblem(checked, i)}`);
       const items = model.resources.length === 1 ? role.resource.name : "items";
       if (store.size >= store.maxItems)
         throw new KitError("PS_DATA_INVALID", `${source}: more ${items} than ${input.limit} ${store.maxItems}`);
-      const answer = create(path, body);
+      const answer = create(path, body, type);
       const id = role.resource.id;
       if (answer.status === 409 && id !== undefined)
         throw new KitError("PS_DATA_INVALID", `${at}: ${id.name} ${keyOf(idValue(item, id))} appears twice`);

@@ -170,9 +170,10 @@ export function createEngine(contract: Contract, options: EngineOptions): Engine
       return (served ??= contract.operations.map((operation) => servedAs(ctx, operation)));
     },
     seed: (text, source) => {
-      const headers = { "content-type": "application/json" };
-      const create = (path: string, body: Uint8Array): WireResponse =>
-        answered(() => route(ctx, TRUSTED, { method: "POST", url: path, headers, body }, path), onFailure);
+      const create = (path: string, body: Uint8Array, type: string): WireResponse => {
+        const headers = { "content-type": type };
+        return answered(() => route(ctx, TRUSTED, { method: "POST", url: path, headers, body }, path), onFailure);
+      };
       return seedItems(contract, model, store, create, { text, source, limit: ctx.maxItemsName });
     },
     snapshot: () => writeJson(store.snapshot()),
