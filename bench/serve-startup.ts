@@ -5,7 +5,7 @@
 // used when ready (user + system from /proc, 10 ms ticks), the steadier figure on a shared machine.
 // `node dist/bench/serve-startup.js phases FILE`: where the time goes inside one start, as JSON.
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, watch, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, watch, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";

@@ -5,7 +5,7 @@
 // gap is listed below with its reason (docs/resources.md): a fixed gap or a new one fails the test.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { loadContract } from "../src/contract/index.js";
 import { runConformance } from "../src/harness/index.js";
 import { startProxy } from "../src/proxy/index.js";

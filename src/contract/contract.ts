@@ -220,6 +220,31 @@ export function locateRef(document: unknown, pointer: string): Located | undefin
   return undefined;
 }
 
+/** Each document's resolver, made once: every part of the kit follows `$ref`s through the same one. */
+const resolvers = new WeakMap<object, (ref: string) => unknown>();
+
+/**
+ * The one resolver of a document's internal `$ref`s (`#/components/schemas/Plant`), each followed
+ * once and remembered: the document does not change once loaded. Schema helpers (propertiesOf)
+ * cache by resolver, so one resolver per document lets them share what they found.
+ */
+export function documentResolver(document: unknown): (ref: string) => unknown {
+  if (typeof document !== "object" || document === null)
+    return (ref) => (ref.startsWith("#") ? locateRef(document, safeDecode(ref.slice(1)))?.value : undefined);
+  let resolve = resolvers.get(document);
+  if (resolve === undefined) {
+    const found = new Map<string, unknown>();
+    resolve = (ref) => {
+      if (found.has(ref)) return found.get(ref);
+      const value = ref.startsWith("#") ? locateRef(document, safeDecode(ref.slice(1)))?.value : undefined;
+      found.set(ref, value);
+      return value;
+    };
+    resolvers.set(document, resolve);
+  }
+  return resolve;
+}
+
 /**
  * The schema at a pointer of the contract's document with its top `$ref`s followed (the generators'
  * way in: `schemaAt(contract, `${entry.pointer}/schema`)`); it may still hold `$ref`s inside, which

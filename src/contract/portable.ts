@@ -1,6 +1,6 @@
 // The contract API without loadContract: nothing here needs Node, so code that also runs in browsers
 // and service workers (the server's core, the fetch handler) imports this rather than index.ts.
-export { compileContract, locateRef, schemaAt } from "./contract.js";
+export { compileContract, documentResolver, locateRef, schemaAt } from "./contract.js";
 export type {
   Contract,
   ContractNote,

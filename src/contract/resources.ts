@@ -6,7 +6,7 @@
 // and the harness chains requests from it: neither infers resources on its own. Pure and browser-safe.
 
 import type { CompiledOperation, CompiledParameter, Contract } from "./contract.js";
-import { locateRef } from "./contract.js";
+import { documentResolver, locateRef } from "./contract.js";
 import { escapePointer, unescapePointer } from "./json-pointer.js";
 import { shapeOfSchema } from "./parameter-shape.js";
 import { followRefs, propertiesOf, type Resolve } from "./schema-properties.js";
@@ -160,8 +160,7 @@ const ITEM_ROLE: Readonly<Record<string, Role>> = { get: "read", put: "replace",
 
 function buildModel(contract: Contract): ResourceModel {
   const doc = contract.document;
-  const resolve: Resolve = (ref) =>
-    ref.startsWith("#") ? locateRef(doc, decodeURIComponent(ref.slice(1)))?.value : undefined;
+  const resolve: Resolve = documentResolver(doc);
   const outside = new Map<CompiledOperation, string>();
   const roles = new Map<CompiledOperation, { resource: Resource; role: Role }>();
   // Paths compared without a format suffix: Twilio's `/Accounts.json` and `/Accounts/{Sid}.json`.

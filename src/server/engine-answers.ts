@@ -4,7 +4,7 @@
 // status: Plant Store's `{error, message}`, RFC 9457 problem details, or any object schema.
 
 import type { CompiledOperation, CompiledResponse, Contract, MediaTypeEntry, Resolve } from "../contract/portable.js";
-import { checkResponse, followRefs, locateRef, propertiesOf, safeDecode } from "../contract/portable.js";
+import { checkResponse, documentResolver, followRefs, locateRef, propertiesOf } from "../contract/portable.js";
 import {
   ERROR_ANSWERS,
   errorAnswer,
@@ -25,19 +25,11 @@ export interface AnswerContext {
 }
 
 /**
- * What the answers need of the contract. Every `$ref` is followed once: the document does not change
- * once loaded, and the answers read the same schemas on every request.
+ * What the answers need of the contract: the contract, and its document's one resolver (every `$ref`
+ * followed once: the document does not change once loaded).
  */
 export function answerContext(contract: Contract): AnswerContext {
-  const doc = contract.document;
-  const refs = new Map<string, unknown>();
-  const resolve: Resolve = (ref) => {
-    if (refs.has(ref)) return refs.get(ref);
-    const value = ref.startsWith("#") ? locateRef(doc, safeDecode(ref.slice(1)))?.value : undefined;
-    refs.set(ref, value);
-    return value;
-  };
-  return { contract, resolve };
+  return { contract, resolve: documentResolver(contract.document) };
 }
 
 const encoder = new TextEncoder();

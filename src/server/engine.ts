@@ -23,7 +23,7 @@ import {
 } from "../contract/portable.js";
 import { KitError } from "../errors.js";
 import { requestPath, type CoreRequest } from "./request.js";
-import { createBearerCheck, type AuthFailure } from "./auth.js";
+import { createBearerCheck } from "./auth.js";
 import { corsHeaders, exposedHeaders, preflightAnswer, type CorsPolicy } from "./cors.js";
 import {
   answerContext,
@@ -249,8 +249,6 @@ function preferred(
 
 /** Lets every request through: seed data is the user's own, not a client's. */
 const TRUSTED = (): undefined => undefined;
-
-const encoder = new TextEncoder();
 
 function route(
   ctx: Ctx,

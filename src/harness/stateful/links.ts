@@ -5,7 +5,14 @@
 // `stateful.link-available`; every step is judged by the contract as any case's.
 import { randomBytes } from "node:crypto";
 import type { CompiledOperation, Contract } from "../../contract/index.js";
-import { followRefs, locateRef, producerFor, resourceModel, type Resolve } from "../../contract/index.js";
+import {
+  documentResolver,
+  followRefs,
+  locateRef,
+  producerFor,
+  resourceModel,
+  type Resolve,
+} from "../../contract/index.js";
 import type { ObservedStep } from "../case-runner.js";
 import { finding, type Finding } from "../checks.js";
 import { valueFrom } from "../step-values.js";
@@ -44,8 +51,7 @@ export function linkChains(contract: Contract, usable: (op: CompiledOperation) =
 /** The links of an operation's 2xx answers whose target the contract has (by operationId or operationRef). */
 function linksOf(contract: Contract, op: CompiledOperation): Link[] {
   const doc = contract.document;
-  const resolve: Resolve = (ref) =>
-    ref.startsWith("#") ? locateRef(doc, decodeURIComponent(ref.slice(1)))?.value : undefined;
+  const resolve: Resolve = documentResolver(doc);
   const out: Link[] = [];
   for (const response of op.responses.values()) {
     if (!response.status.startsWith("2")) continue;

@@ -4,6 +4,7 @@
 // the list's limit. Read from the model (contract/resources.ts) and the document alone.
 import type { CompiledOperation, CompiledParameter, Contract, IdProperty, Resource } from "../../contract/index.js";
 import {
+  documentResolver,
   escapePointer,
   followRefs,
   locateRef,
@@ -88,8 +89,7 @@ type Json = Record<string, unknown>;
  */
 export function statefulTargets(contract: Contract, usable: (op: CompiledOperation) => boolean): StatefulTarget[] {
   const doc = contract.document;
-  const resolve: Resolve = (ref) =>
-    ref.startsWith("#") ? locateRef(doc, decodeURIComponent(ref.slice(1)))?.value : undefined;
+  const resolve: Resolve = documentResolver(doc);
   const callable = (op: CompiledOperation | undefined): op is CompiledOperation =>
     op !== undefined && usable(op) && (op.requestBody === undefined || bodyKind(op) === "json");
   const model = resourceModel(contract);
