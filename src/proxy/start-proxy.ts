@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import type { AddressInfo } from "node:net";
 import { loadContract, type Contract } from "../contract/index.js";
 import { KitError } from "../errors.js";
@@ -96,6 +97,13 @@ export async function startProxy(
   };
 
   const server: Server = createServer(onRequest);
+  // CONNECT asks for a tunnel, which this reverse proxy does not open (RFC 9110 9.3.6): 405 with Allow.
+  server.on("connect", (_req: IncomingMessage, socket: Socket) =>
+    socket.end(
+      "HTTP/1.1 405 Method Not Allowed\r\nallow: GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS\r\n" +
+        "content-length: 0\r\nconnection: close\r\n\r\n",
+    ),
+  );
   await listen(server, options.port ?? 0, options.host ?? PROXY_DEFAULTS.host);
   const url = urlOf(server);
   const targetShown = base.href.replace(/\/$/, "");

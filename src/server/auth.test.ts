@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { KitError } from "../errors.js";
-import { acceptedTokens, createBearerCheck } from "./auth.js";
+import { acceptedTokens, createBearerCheck, oneOf } from "./auth.js";
 import { DEV_TOKEN } from "./defaults.js";
 
 describe("the bearer check", () => {
@@ -27,6 +27,26 @@ describe("the bearer check", () => {
     expect(check(authorization)).toBe(verdict);
     // The cache of proven values gives the same verdict the second time.
     expect(check(authorization)).toBe(verdict);
+  });
+});
+
+describe("an API key or basic credentials among the configured ones (constant time, as bearer tokens)", () => {
+  const expected = ["key-1", "a-much-longer-api-key-0123", "user:pass"];
+  it.each([
+    ["key-1", true],
+    ["user:pass", true],
+    ["a-much-longer-api-key-0123", true],
+    ["key-", false],
+    ["key-11", false],
+    ["KEY-1", false],
+    ["", false],
+    ["user:pas", false],
+    ["key-1key-1", false],
+  ])("%j: %s", (got, ok) => {
+    expect(oneOf(got, expected)).toBe(ok);
+  });
+  it("accepts nothing when nothing is configured", () => {
+    expect(oneOf("anything", [])).toBe(false);
   });
 });
 

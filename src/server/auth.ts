@@ -52,6 +52,16 @@ export function createBearerCheck(
 }
 
 /**
+ * Whether `got` is one of `expected`, compared with every one of them in constant time (sameToken):
+ * API keys and basic credentials are checked as bearer tokens are.
+ */
+export function oneOf(got: string, expected: readonly string[]): boolean {
+  let ok = 0;
+  for (const e of expected) ok |= sameToken(got, e);
+  return ok === 1;
+}
+
+/**
  * 1 when `got` equals `want`, else 0, in a time that depends on `want`'s length only: every code unit
  * of `want` is compared, with no early exit, `got` is read in bounds only (index modulo its length,
  * so a short `got` takes the same path as a long one), and a length mismatch is folded into the

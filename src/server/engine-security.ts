@@ -3,7 +3,7 @@
 // API keys take the configured tokens; basic takes `user:password` pairs. Plain code, browser-safe.
 
 import type { CompiledOperation, SecurityScheme } from "../contract/portable.js";
-import { acceptedTokens, createBearerCheck, type AuthFailure } from "./auth.js";
+import { acceptedTokens, createBearerCheck, oneOf, type AuthFailure } from "./auth.js";
 import { DEV_TOKEN } from "./defaults.js";
 
 /** What the engine accepts: bearer tokens and API keys, and basic `user:password` pairs. */
@@ -50,15 +50,15 @@ export function createCredentialCheck(
   credentials: EngineCredentials,
 ): (op: CompiledOperation, request: CredentialRequest) => CredentialFailure | undefined {
   const bearer = createBearerCheck(credentials.tokens);
-  const basics = new Set(credentials.basic);
-  const tokens = new Set(credentials.tokens);
   const holds = (scheme: SecurityScheme, request: CredentialRequest): string | undefined => {
     const authorization = first(request.headers.authorization);
     switch (scheme.type) {
       case "http":
         if (scheme.scheme === "basic") {
           const m = /^basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization ?? "");
-          return m !== null && basics.has(decodeBase64(m[1]!)) ? undefined : `${scheme.name}: HTTP basic credentials`;
+          return m !== null && oneOf(decodeBase64(m[1]!), credentials.basic)
+            ? undefined
+            : `${scheme.name}: HTTP basic credentials`;
         }
         return bearer(authorization) === undefined ? undefined : `${scheme.name}: a bearer token`;
       case "oauth2":
@@ -72,7 +72,7 @@ export function createCredentialCheck(
             : scheme.in === "query"
               ? new URLSearchParams(request.query).get(name)
               : cookie(first(request.headers.cookie), name);
-        return value !== undefined && value !== null && tokens.has(value)
+        return value !== undefined && value !== null && oneOf(value, credentials.tokens)
           ? undefined
           : `${scheme.name}: an API key in the ${scheme.in} ${name}`;
       }

@@ -203,3 +203,33 @@ describe("the adapter around an engine that fails", () => {
     }
   });
 });
+
+describe("a CONNECT request", () => {
+  it("gets 405 with Allow, from the server and from the proxy in front of it, never a silent close", async () => {
+    const { startProxy } = await import("../proxy/index.js");
+    const contract = await kitContract();
+    const reference = await startReferenceServer({ contract, port: 0 });
+    const proxy = await startProxy({ target: reference.url, contract, port: 0 });
+    const raw = (url: string): Promise<string> =>
+      new Promise((resolve, reject) => {
+        const { hostname, port } = new URL(url);
+        const socket = connect(Number(port), hostname, () =>
+          socket.write("CONNECT example.test:443 HTTP/1.1\r\nHost: example.test:443\r\n\r\n"),
+        );
+        let text = "";
+        socket.on("data", (chunk) => (text += chunk.toString("latin1")));
+        socket.on("end", () => resolve(text));
+        socket.on("error", reject);
+      });
+    try {
+      for (const url of [reference.url, proxy.url]) {
+        const answer = await raw(url);
+        expect(answer, url).toMatch(/^HTTP\/1\.1 405 /);
+        expect(answer.toLowerCase(), url).toContain("allow: get, head, post, put, patch, delete, options");
+      }
+    } finally {
+      await proxy.stop();
+      await reference.close(100);
+    }
+  });
+});

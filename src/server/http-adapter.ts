@@ -62,6 +62,11 @@ export async function startHttpServer(
     onRequest(req, res);
   });
   server.on("clientError", answerClientError);
+  // CONNECT asks for a tunnel, which this server is not (RFC 9110 9.3.6): 405, and the methods it serves.
+  server.on("connect", (_req: IncomingMessage, socket: Socket) => {
+    const detail = "CONNECT: this server is not a proxy";
+    socket.end(rawResponse(errorAnswer("PS_METHOD_NOT_ALLOWED", detail, { headers: { allow: SERVED_METHODS } })));
+  });
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -193,6 +198,9 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
         : "PS_MALFORMED_HTTP";
   socket.end(rawResponse(errorAnswer(code)));
 }
+
+/** The methods an HTTP server of the kit serves on some path, for the Allow of a CONNECT's 405. */
+export const SERVED_METHODS = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS";
 
 function rawResponse(answer: WireResponse): string {
   const headers = Object.entries({
