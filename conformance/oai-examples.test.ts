@@ -21,8 +21,9 @@ describe("the OAI example documents, against a Prism mock of each", () => {
     ["v3.0/api-with-examples.yaml", 2, false],
     ["v3.0/callback-example.yaml", 1, false],
     ["v3.0/link-example.yaml", 6, false],
-    ["v3.0/petstore-expanded.yaml", 4, false],
-    ["v3.0/petstore.yaml", 3, false],
+    // Prism is stateless: the stateful sequences of the pets (a create, then a read) are known departures.
+    ["v3.0/petstore-expanded.yaml", 4, true],
+    ["v3.0/petstore.yaml", 3, true],
     ["v3.0/uspto.yaml", 3, false],
     // Prism's 500 for an operation without responses; Prism taking wrong credentials: known, and shown.
     ["v3.1/non-oauth-scopes.yaml", 1, true],

@@ -169,19 +169,36 @@ describe("the stateful phase against a catalogue of stores", () => {
     }
   }, 60_000);
 
-  it("by default the level is shown apart, not counted: a broken promise fails it and the run passes", async () => {
+  it("by default the level counts: a broken promise fails it and the run (exit 1); --skip 'stateful.*' opts out", async () => {
     const { summary, results } = await run({ fault: "no-op-delete" }, []);
-    expect(summary.exitCode).toBe(0);
+    expect(summary.exitCode).toBe(1);
     expect(summary.levels).toEqual([
       { level: "contract", verdict: "pass", failedCases: [] },
-      { level: "stateful", verdict: "fail", failedCases: ["generated-stateful-createPlant"], counted: false },
+      { level: "stateful", verdict: "fail", failedCases: ["generated-stateful-createPlant"] },
     ]);
     const warnings = statefulFindings(results);
     expect(warnings.map((f) => [f.check, f.severity, f.counts])).toContainEqual([
       "stateful.delete-effective",
       "warning",
-      false,
+      true,
     ]);
+    // A case with a stateful failure is never shown as passing.
+    expect(results.find((r) => r.fixture === "generated-stateful-createPlant")?.outcome).toBe("fail");
+    const server = await startStatefulServer({ fault: "no-op-delete" });
+    try {
+      const skipped = await runConformance({
+        target: server.url,
+        token: TOKEN,
+        contract,
+        noFixtures: true,
+        generate: { count: 3 },
+        seed: 7n,
+        skip: ["stateful.*"],
+      });
+      expect(skipped.summary.exitCode).toBe(0);
+    } finally {
+      await server.close();
+    }
   });
 
   it("--skip leaves the sequences out, and a stateful check id can be skipped alone", async () => {

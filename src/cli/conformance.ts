@@ -148,7 +148,7 @@ export const CONFORMANCE = {
         "Positive ones (edges of the schema) must get the documented success, negative ones (one broken rule each) " +
         "a 4xx; a failure is shrunk to a smallest failing body. Then the stateful phase: a sequence per resource of " +
         "the contract (create, read, replace, patch, list, delete) and each chain of its OpenAPI links, answers " +
-        "compared across steps (level stateful: shown, counted with --level stateful).",
+        "compared across steps (level stateful, counted: --skip 'stateful.*' leaves it out).",
       option: `${run}.generate.count`,
       section: "What to run",
     },

@@ -41,12 +41,4 @@ export interface LevelVerdict {
   readonly verdict: Verdict;
   /** Ids of the cases that broke a rule of this level (findings the baseline lists are not counted). */
   readonly failedCases: readonly string[];
-  /**
-   * false: the level's verdict is shown but does not count toward the exit code (the stateful phase
-   * of a generated run, without --level stateful); absent: it counts.
-   */
-  readonly counted?: false;
 }
-
-/** How a level's verdict is written beside it when it does not count. */
-export const NOT_COUNTED = "not counted: --level stateful counts it";

@@ -202,7 +202,10 @@ async function runGeneratedCases(
 /** The levels the options ask for; a name that is none is a usage error naming it. */
 function runLevels(options: RunOptions): Level[] {
   try {
-    return levelsToRun(options.levels, options.strict === true);
+    // A generated run's stateful phase counts by default: what HTTP's methods promise across a
+    // sequence is part of the verdict (`--skip 'stateful.*'` leaves its checks out).
+    const asked = options.generate === undefined ? options.levels : [...(options.levels ?? []), "stateful"];
+    return levelsToRun(asked, options.strict === true);
   } catch (error) {
     throw new KitError("PS_USAGE", `--level: ${(error as Error).message}`);
   }

@@ -111,19 +111,6 @@ export function levelVerdicts(
   });
 }
 
-/**
- * The verdict of the `stateful` level when its sequences ran but the run does not count it: shown
- * apart in every report, never in the exit code (docs/checks-and-levels.md says why).
- */
-function shownLevels(
-  results: readonly CaseResult[],
-  levels: readonly Level[],
-  runError: string | undefined,
-): LevelVerdict[] {
-  if (levels.includes("stateful") || !results.some((r) => r.sequence !== undefined)) return [];
-  return levelVerdicts(results, ["stateful"], runError).map((v) => ({ ...v, counted: false as const }));
-}
-
 /** What the summary is made from, besides the results. */
 export interface SummaryInput {
   readonly target: string;
@@ -173,7 +160,7 @@ export function summarize(results: readonly CaseResult[], input: SummaryInput): 
     warnings: parts.severities.warning,
     notes: parts.severities.note,
     staleBaseline: staleEntries(results, input),
-    levels: [...levelVerdicts(results, input.levels, runError), ...shownLevels(results, input.levels, runError)],
+    levels: levelVerdicts(results, input.levels, runError),
     durationMs: input.durationMs,
     runError,
     coverage: input.coverage,

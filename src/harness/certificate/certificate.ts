@@ -41,8 +41,6 @@ export interface Certificate {
     readonly level: string;
     readonly verdict: "pass" | "fail" | "error";
     readonly failedCases: number;
-    /** false: shown, not counted toward the exit code (see LevelVerdict.counted). */
-    readonly counted?: false;
   }[];
   readonly cases: {
     readonly total: number;
@@ -100,7 +98,6 @@ export function buildCertificate(input: CertificateInput): Certificate {
       level: l.level,
       verdict: l.verdict,
       failedCases: l.failedCases.length,
-      ...(l.counted === false ? { counted: false as const } : {}),
     })),
     cases: {
       total: summary.total,

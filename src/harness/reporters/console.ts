@@ -1,5 +1,5 @@
 import { coverageLine } from "../coverage.js";
-import { NOT_COUNTED, type LevelVerdict } from "../levels.js";
+import type { LevelVerdict } from "../levels.js";
 import { COULD_NOT_JUDGE, OUTCOME_WORDS, verdictLine, type Outcome } from "../outcome.js";
 import type { CaseResult, ReportedFinding, RunEvent, RunSummary } from "../results.js";
 
@@ -130,7 +130,7 @@ export function summaryLines(s: RunSummary): string[] {
       : s.levels[0]?.verdict === "fail"
         ? "the target breaks the contract"
         : `the target breaks level ${s.levels
-            .filter((l) => l.verdict === "fail" && l.counted !== false)
+            .filter((l) => l.verdict === "fail")
             .map((l) => l.level)
             .join(", ")} (the contract itself: ${OUTCOME_WORDS.pass})`;
   const why = { 0: partly, 1: `, ${failedOn}${partly}`, 2: `, the run ${COULD_NOT_JUDGE} every case` };
@@ -141,8 +141,7 @@ export function summaryLines(s: RunSummary): string[] {
 /** A level's verdict in the summary line: `accepts-all-valid FAIL (3 cases)`. */
 function levelText(l: LevelVerdict): string {
   const cases = l.failedCases.length;
-  const shown = l.counted === false ? ` [${NOT_COUNTED}]` : "";
-  return `${l.level} ${OUTCOME_WORDS[l.verdict]}${cases > 0 ? ` (${cases} case${cases === 1 ? "" : "s"})` : ""}${shown}`;
+  return `${l.level} ${OUTCOME_WORDS[l.verdict]}${cases > 0 ? ` (${cases} case${cases === 1 ? "" : "s"})` : ""}`;
 }
 
 /**

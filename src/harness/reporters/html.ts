@@ -1,6 +1,6 @@
 import { shortPath } from "../../paths.js";
 import { coverageLine } from "../coverage.js";
-import { LEVEL_SUMMARIES, LEVELS, NOT_COUNTED, type Level } from "../levels.js";
+import { LEVEL_SUMMARIES, LEVELS, type Level } from "../levels.js";
 import {
   caseLevelOutcome,
   caseLevelOutcomes,
@@ -221,8 +221,7 @@ function levelsSection(s: RunSummary, levels: readonly Level[], caseLink: (fixtu
       ["level", "verdict", "failing cases", "what it judges"],
       s.levels.map((l) => [
         code(l.level),
-        badge(l.verdict, levelVerdictWord(l.verdict)) +
-          (l.counted === false ? ` <span class="muted">(${esc(NOT_COUNTED)})</span>` : ""),
+        badge(l.verdict, levelVerdictWord(l.verdict)),
         l.failedCases.length === 0
           ? '<span class="muted">none</span>'
           : `${l.failedCases.length}: ${l.failedCases.map(caseLink).join(", ")}`,

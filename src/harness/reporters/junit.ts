@@ -1,6 +1,5 @@
 import { shortPath } from "../../paths.js";
 import type { CaseResult, RunSummary } from "../results.js";
-import { NOT_COUNTED } from "../levels.js";
 import { caseLevelOutcomes, COULD_NOT_JUDGE } from "../outcome.js";
 
 /** Text as XML 1.0 can carry it in an attribute or element: the one escaping function of the reports. */
@@ -163,10 +162,7 @@ export function junitReport(summary: RunSummary, results: readonly CaseResult[])
       ["target", summary.target],
       ["coverage.operations", `${summary.coverage.operations.exercised}/${summary.coverage.operations.total}`],
       ["coverage.statuses", `${summary.coverage.statuses.exercised}/${summary.coverage.statuses.total}`],
-      ...summary.levels.map((l): JUnitProperty => [
-        `level.${l.level}`,
-        l.counted === false ? `${l.verdict} (${NOT_COUNTED})` : l.verdict,
-      ]),
+      ...summary.levels.map((l): JUnitProperty => [`level.${l.level}`, l.verdict]),
     ],
     cases,
     ...(summary.runError === undefined ? {} : { systemErr: `${COULD_NOT_JUDGE} the target: ${summary.runError}` }),

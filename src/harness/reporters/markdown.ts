@@ -9,7 +9,6 @@ import {
   OUTCOME_WORDS,
   verdictHeading,
 } from "../outcome.js";
-import { NOT_COUNTED } from "../levels.js";
 import type { CaseResult, RunSummary } from "../results.js";
 
 /**
@@ -41,10 +40,7 @@ export function markdownReport(summary: RunSummary, results: readonly CaseResult
     "",
     "| level | verdict | failing cases |",
     "|---|---|---|",
-    ...s.levels.map(
-      (l) =>
-        `| ${l.level} | ${levelVerdictWord(l.verdict)}${l.counted === false ? ` (${NOT_COUNTED})` : ""} | ${l.failedCases.length} |`,
-    ),
+    ...s.levels.map((l) => `| ${l.level} | ${levelVerdictWord(l.verdict)} | ${l.failedCases.length} |`),
     "",
     `${md(coverageLine(s.coverage).replace(/^coverage/, "Coverage"))}.`,
   ];

@@ -26,7 +26,7 @@ const sequence: CaseResult = {
   description: "the shortest failing sequence (2 of 17 steps, after 3 shrinking runs) on /plants",
   file: "(generated)",
   operation: "createPlant",
-  outcome: "pass",
+  outcome: "fail",
   error: undefined,
   durationMs: 3,
   steps: [
@@ -58,7 +58,7 @@ const sequence: CaseResult = {
           received: "step 2 (read A: getPlant) answered 200",
           rule: "spec.yaml#/paths/~1plants~1{id}/get",
           known: false,
-          counts: false,
+          counts: true,
         },
       ],
     },
@@ -82,7 +82,7 @@ const summary = summarize([sequence], {
   target: "http://t",
   spec: "spec.yaml",
   seed: "5",
-  levels: ["contract"],
+  levels: ["contract", "stateful"],
   baseline: undefined,
   ran: [sequence.fixture],
   loaded: [sequence.fixture],
@@ -92,15 +92,15 @@ const summary = summarize([sequence], {
 });
 
 describe("a stateful case in every report", () => {
-  it("the summary shows the stateful verdict apart, not counted, and the run passes", () => {
-    expect(summary.exitCode).toBe(0);
+  it("the summary counts the stateful verdict: the run fails", () => {
+    expect(summary.exitCode).toBe(1);
     expect(summary.levels).toEqual([
       { level: "contract", verdict: "pass", failedCases: [] },
-      { level: "stateful", verdict: "fail", failedCases: [sequence.fixture], counted: false },
+      { level: "stateful", verdict: "fail", failedCases: [sequence.fixture] },
     ]);
     const lines = summaryLines(summary);
-    expect(lines).toContain("levels: contract PASS; stateful FAIL (1 case) [not counted: --level stateful counts it]");
-    expect(lines.at(-1)).toBe("verdict: PASS (exit 0)");
+    expect(lines).toContain("levels: contract PASS; stateful FAIL (1 case)");
+    expect(lines.at(-1)).toMatch(/^verdict: FAIL.*\(exit 1\)$/);
   });
 
   it("the console shows the sequence, how it was shrunk, what it could not judge and its commands", () => {
@@ -118,16 +118,16 @@ describe("a stateful case in every report", () => {
       summary: RunSummary;
       results: { levels: Record<string, string>; sequence: unknown }[];
     };
-    expect(json.summary.levels[1]).toMatchObject({ level: "stateful", counted: false });
+    expect(json.summary.levels[1]).toEqual({ level: "stateful", verdict: "fail", failedCases: [sequence.fixture] });
     expect(json.results[0]?.levels).toEqual({ contract: "pass", stateful: "fail" });
     expect(json.results[0]?.sequence).toEqual(sequence.sequence);
 
     const junit = junitReport(summary, [sequence]);
-    expect(junit).toContain('name="level.stateful" value="fail (not counted: --level stateful counts it)"');
+    expect(junit).toContain('name="level.stateful" value="fail"');
     expect(junit).toContain("reproduce the sequence:");
 
     const markdown = markdownReport(summary, [sequence]);
-    expect(markdown).toContain("| stateful | FAIL (not counted: --level stateful counts it) | 1 |");
+    expect(markdown).toContain("| stateful | FAIL | 1 |");
     expect(markdown).toContain("### Stateful sequences");
     expect(markdown).toContain("| generated-stateful-createPlant | FAIL | create A -&gt; read A | stateful.id-exact:");
     // The commands hold a run of three backticks: the fence is longer, so nothing can close it.
@@ -135,20 +135,17 @@ describe("a stateful case in every report", () => {
 
     const html = htmlReport(summary, [sequence]);
     expect(html).toContain('<section id="sequences">');
-    expect(html).toContain("(not counted: --level stateful counts it)");
     expect(html).toContain("Reproduce the whole sequence");
   });
 
-  it("the certificate states the level's verdict, not counted", async () => {
+  it("the certificate states the level's verdict", async () => {
     const certificate = buildCertificate({
       summary,
       contract: describeContract(await kitContract()),
       fixtures: null,
       baseline: null,
     });
-    expect(certificate.levels[1]).toEqual({ level: "stateful", verdict: "fail", failedCases: 1, counted: false });
-    expect(certificateLines(certificate)).toContain(
-      "levels: contract PASS, stateful FAIL (1 failing cases) (not counted)",
-    );
+    expect(certificate.levels[1]).toEqual({ level: "stateful", verdict: "fail", failedCases: 1 });
+    expect(certificateLines(certificate)).toContain("levels: contract PASS, stateful FAIL (1 failing cases)");
   });
 });
