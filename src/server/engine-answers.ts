@@ -260,6 +260,7 @@ const REASONS: Readonly<Record<number, string>> = {
  */
 const SAME_MEANING: Partial<Record<ErrorAnswerCode, readonly number[]>> = {
   PS_BODY_INVALID: [422],
+  PS_BODY_TOO_DEEP: [422],
   PS_PARAMETER_INVALID: [422],
   PS_BODY_MISSING: [422],
   PS_DUPLICATE_ID: [422],

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { openApi } from "../../test/openapi-doc.js";
-import { compileContract } from "../contract/index.js";
+import { compileContract, parseJsonExact } from "../contract/index.js";
+import { exactTree } from "./engine-values.js";
 import { createMockEngine } from "./mock-options.js";
 
 // The mock engine at the edges a review found: items two envelopes deep with server-made values,
@@ -252,5 +253,34 @@ describe("seed data", () => {
       "data",
     );
     expect([made, engine.store.size]).toEqual([1, 1]);
+  });
+});
+
+describe("deeply nested bodies", () => {
+  it("past 512 levels are refused with a 400 before they are parsed; below, a big integer deep down costs no stack", () => {
+    const { send } = engineOf({
+      "/things": {
+        post: {
+          operationId: "make",
+          requestBody: { required: true, ...json({ type: "object" }) },
+          responses: { "201": json({ type: "object" }) },
+        },
+      },
+    });
+    const nested = (depth: number, leaf: string) => `{"x":${"[".repeat(depth)}${leaf}${"]".repeat(depth)}}`;
+    const deep = send("POST", "/things", nested(1700, "9007199254740993"));
+    expect([deep.status, deep.body.code]).toEqual([400, "PS_BODY_TOO_DEEP"]);
+    // Brackets inside strings are text, not nesting.
+    expect(send("POST", "/things", `{"x":"${"[".repeat(2000)}"}`).status).toBe(201);
+    expect(send("POST", "/things", nested(500, "9007199254740993")).status).toBe(201);
+  });
+
+  it("the exact-number tree walks without recursion, thousands deep", () => {
+    const depth = 20_000;
+    const parsed = parseJsonExact(`${"[".repeat(depth)}9007199254740993${"]".repeat(depth)}`);
+    if (!parsed.ok) throw new Error(parsed.message);
+    let node = exactTree(parsed.value, parsed.exact);
+    for (let i = 0; i < depth; i++) node = (node as unknown[])[0];
+    expect(node).toBe(9007199254740993n);
   });
 });

@@ -3,14 +3,7 @@
 // onto a documented schema; and a plain value for a schema, made the same way every time.
 
 import fc from "fast-check";
-import {
-  escapePointer,
-  followRefs,
-  propertiesOf,
-  unescapePointer,
-  type ExactNumbers,
-  type Resolve,
-} from "../contract/portable.js";
+import { followRefs, propertiesOf, unescapePointer, type ExactNumbers, type Resolve } from "../contract/portable.js";
 
 /** A number kept as written: a decimal no double holds (an integer beyond 2^53 is a bigint instead). */
 export class ExactLiteral {
@@ -19,28 +12,44 @@ export class ExactLiteral {
 
 type Json = Record<string, unknown>;
 
-/** A parsed value with its exact numbers put back: bigints for integers, ExactLiteral for others. */
-export function exactTree(value: unknown, exact: ExactNumbers, pointer = ""): unknown {
+/**
+ * A parsed value with its exact numbers put back: bigints for integers, ExactLiteral for others.
+ * Copy-on-write along the path to each exact number, walked without recursion: a body nested
+ * thousands deep costs no stack, and the parts without an exact number are the parsed ones.
+ */
+export function exactTree(value: unknown, exact: ExactNumbers): unknown {
   if (exact.size === 0) return value;
-  if (typeof value === "number") {
+  const root: Json = { value };
+  const copied = new WeakSet<object>();
+  for (const pointer of exact.pointers()) {
     const e = exact.get(pointer);
-    if (e === undefined) return value;
-    return e.integer !== undefined ? e.integer : new ExactLiteral(e.literal);
+    if (e === undefined) continue;
+    let parent: Json | unknown[] = root;
+    let key: string | number = "value";
+    let reached = true;
+    for (const token of pointer.split("/").slice(1).map(unescapePointer)) {
+      let node: unknown = (parent as Json)[key as string];
+      if (typeof node !== "object" || node === null) {
+        reached = false;
+        break;
+      }
+      if (!copied.has(node)) {
+        // Spread defines own members: one named `__proto__` stays a member, never the prototype.
+        node = Array.isArray(node) ? [...(node as unknown[])] : { ...(node as Json) };
+        copied.add(node as object);
+        put(parent, key, node);
+      }
+      parent = node as Json | unknown[];
+      key = Array.isArray(node) ? Number(token) : token;
+    }
+    if (reached) put(parent, key, e.integer !== undefined ? e.integer : new ExactLiteral(e.literal));
   }
-  if (Array.isArray(value)) return value.map((v, i) => exactTree(v, exact, `${pointer}/${i}`));
-  if (typeof value === "object" && value !== null) {
-    const out: Json = {};
-    // defineProperty: a member named `__proto__` is a member, never the object's prototype.
-    for (const [k, v] of Object.entries(value))
-      Object.defineProperty(out, k, {
-        value: exactTree(v, exact, `${pointer}/${escapePointer(k)}`),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    return out;
-  }
-  return value;
+  return root.value;
+}
+
+/** Sets a member or an item, a member named `__proto__` as a member. */
+function put(target: Json | unknown[], key: string | number, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 /** JSON text of a stored value: bigints and ExactLiterals written as the numbers they are. */

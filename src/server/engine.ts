@@ -247,6 +247,30 @@ function preferred(
   return undefined;
 }
 
+/** How deep a request body may nest arrays and objects (docs/errors.md, PS_BODY_TOO_DEEP). */
+export const MAX_BODY_DEPTH = 512;
+
+/**
+ * Whether JSON text nests arrays and objects deeper than `limit`, read as bytes in one pass (brackets
+ * inside strings do not count); stops at the first level past the limit.
+ */
+export function nestedDeeperThan(body: Uint8Array, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i];
+    if (inString) {
+      if (c === 0x5c)
+        i++; // a backslash escapes the next byte
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
 /** Lets every request through: seed data is the user's own, not a client's. */
 const TRUSTED = (): undefined => undefined;
 
@@ -282,6 +306,9 @@ function route(
     }
     if (asked !== undefined) return documentedAnswer(ctx.answers, op, asked.status, undefined, {}, asked.example);
   }
+  // A body nested past the limit is refused before it is parsed: no work grows with its depth.
+  if (request.body !== undefined && nestedDeeperThan(request.body, MAX_BODY_DEPTH))
+    return errorFor(ctx.answers, op, "PS_BODY_TOO_DEEP", `more than ${MAX_BODY_DEPTH} levels`);
   const accepted = checkRequest(op, { headers: request.headers, body: request.body, path, query });
   if (!accepted.ok) {
     const { code, detail, extra } = refusalError(op, accepted);

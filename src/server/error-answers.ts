@@ -11,6 +11,7 @@ export const ERROR_ANSWERS = {
   PS_MALFORMED_JSON: { status: 400, message: "the request body is not valid JSON" },
   PS_INVALID_UTF8: { status: 400, message: "the request body is not valid UTF-8" },
   PS_UNSUPPORTED_MEDIA_TYPE: { status: 400, message: "the request's Content-Type is not accepted" },
+  PS_BODY_TOO_DEEP: { status: 400, message: "the request body nests arrays and objects too deep" },
   PS_BODY_INVALID: { status: 400, message: "the request body does not match the contract" },
   PS_EXAMPLE_ERROR: { status: 400, message: "an error answer asked for with Prefer" },
   PS_STORE_FULL: { status: 400, message: "the store holds as many items as it is configured to" },
