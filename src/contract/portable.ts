@@ -78,5 +78,5 @@ export type {
   ResourceModel,
   Role,
 } from "./resources.js";
-export { followRefs, propertiesOf } from "./schema-properties.js";
+export { followRefs, propertiesOf, propertySchemaAt } from "./schema-properties.js";
 export type { ObjectProperties, Resolve } from "./schema-properties.js";

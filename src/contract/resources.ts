@@ -9,7 +9,7 @@ import type { CompiledOperation, CompiledParameter, Contract } from "./contract.
 import { documentResolver, locateRef } from "./contract.js";
 import { escapePointer, unescapePointer } from "./json-pointer.js";
 import { shapeOfSchema } from "./parameter-shape.js";
-import { followRefs, propertiesOf, type Resolve } from "./schema-properties.js";
+import { followRefs, propertiesOf, propertySchemaAt, type Resolve } from "./schema-properties.js";
 
 export const ROLES = ["create", "list", "read", "replace", "patch", "delete"] as const;
 /** What an operation does to its resource. */
@@ -455,10 +455,7 @@ function chooser(
 ): IdProperty["chosenBy"] {
   if (id.template !== undefined) return id.query === undefined ? "server" : "either";
   const name = id.name;
-  let schema = requestSchema(doc, create);
-  for (const token of (id.within ?? "").split("/").slice(1))
-    schema = propertiesOf(followRefs(schema, resolve), resolve).properties.get(unescapePointer(token));
-  const request = propertiesOf(followRefs(schema, resolve), resolve);
+  const request = propertiesOf(propertySchemaAt(requestSchema(doc, create), id.within ?? "", resolve), resolve);
   if (!request.properties.has(name) || request.readOnly.has(name)) return "server";
   return request.required.has(name) ? "client" : "either";
 }

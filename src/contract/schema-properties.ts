@@ -1,6 +1,8 @@
 // The named properties of an object schema as a reader of the document sees them: through `$ref`s and
 // `allOf` parts, the first declaration of a name winning. Pure and browser-safe.
 
+import { unescapePointer } from "./json-pointer.js";
+
 /** Follows a `$ref` of the document; undefined when it leads nowhere. */
 export type Resolve = (ref: string) => unknown;
 
@@ -62,4 +64,16 @@ function collectProperties(schema: unknown, resolve: Resolve): ObjectProperties 
       [...properties].filter(([, p]) => (followRefs(p, resolve) as Json | undefined)?.[flag] === true).map(([k]) => k),
     );
   return { properties, required, readOnly: flagged("readOnly"), writeOnly: flagged("writeOnly") };
+}
+
+/**
+ * The schema of the property a JSON pointer names inside values of `schema` (`/metadata/name`),
+ * through `$ref`s and `allOf`s at every step; "" names `schema` itself. Undefined where a step has
+ * no such property.
+ */
+export function propertySchemaAt(schema: unknown, pointer: string, resolve: Resolve): unknown {
+  let here = followRefs(schema, resolve);
+  for (const token of pointer.split("/").slice(1))
+    here = followRefs(propertiesOf(here, resolve).properties.get(unescapePointer(token)), resolve);
+  return here;
 }

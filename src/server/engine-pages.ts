@@ -2,7 +2,7 @@
 // or cursor, as the resource model reads its parameters), and the answer's paging fields filled so
 // that following them visits every item once: the next page's URL or token, whether there is more,
 // the total, and a `Link` header (RFC 8288) where the list documents one. Portable: no Node module.
-import { followRefs, propertiesOf, unescapePointer, type ListShape, type Resolve } from "../contract/portable.js";
+import { propertiesOf, propertySchemaAt, unescapePointer, type ListShape, type Resolve } from "../contract/portable.js";
 import { keyOf } from "./engine-values.js";
 
 type Json = Record<string, unknown>;
@@ -185,7 +185,7 @@ function end(
 ): void {
   if (value !== undefined) return set(target, at, value);
   // The holder is the link object where the URL sits in one (HAL's `_links.next`): it goes as a whole.
-  if (allowsNull(schemaAt(schema, holder, resolve))) return set(target, holder, null);
+  if (allowsNull(propertySchemaAt(schema, holder, resolve))) return set(target, holder, null);
   if (!requiredAt(schema, holder, resolve)) return drop(target, holder);
   if (holder === at) set(target, at, "");
 }
@@ -210,15 +210,9 @@ function drop(target: Json, pointer: string): void {
   if (here !== undefined) delete here[path.at(-1)!];
 }
 
-function schemaAt(schema: unknown, pointer: string, resolve: Resolve): unknown {
-  let here = schema;
-  for (const t of tokens(pointer)) here = propertiesOf(followRefs(here, resolve), resolve).properties.get(t);
-  return followRefs(here, resolve);
-}
-
 function requiredAt(schema: unknown, pointer: string, resolve: Resolve): boolean {
   const path = tokens(pointer);
-  const parent = schemaAt(schema, `/${path.slice(0, -1).join("/")}`.replace(/^\/$/, ""), resolve);
+  const parent = propertySchemaAt(schema, `/${path.slice(0, -1).join("/")}`.replace(/^\/$/, ""), resolve);
   return propertiesOf(parent, resolve).required.has(path.at(-1)!);
 }
 

@@ -5,7 +5,7 @@ import type { Contract, RequestRefusal, ResourceModel } from "../contract/portab
 import { checkRequest, describeViolation, parseJsonExact } from "../contract/portable.js";
 import { KitError } from "../errors.js";
 import type { ResourceStore } from "./engine-store.js";
-import { exactTree, idValue, keyOf, writeJson } from "./engine-values.js";
+import { exactTree, valueAt, keyOf, writeJson } from "./engine-values.js";
 import type { WireResponse } from "./error-answers.js";
 
 type Json = Record<string, unknown>;
@@ -67,7 +67,7 @@ export function seedItems(
       const answer = create(path, body, type);
       const id = role.resource.id;
       if (answer.status === 409 && id !== undefined)
-        throw new KitError("PS_DATA_INVALID", `${at}: ${id.name} ${keyOf(idValue(item, id))} appears twice`);
+        throw new KitError("PS_DATA_INVALID", `${at}: ${id.name} ${keyOf(valueAt(item, id))} appears twice`);
       if (answer.status >= 300)
         throw new KitError("PS_DATA_INVALID", `${at}: ${answer.status} ${answer.body.slice(0, 300)}`);
       made++;

@@ -273,26 +273,27 @@ function plainNumber(s: Json, type: "integer" | "number"): number {
   return n;
 }
 
-type IdPlace = { readonly name: string; readonly within?: string };
+/** A place in an item: a member `name`, at the item's top or within an object (`/metadata`). */
+type Place = { readonly name: string; readonly within?: string };
 
-/** An item's id where the model places it: at its top, or within an object (`metadata.name`). */
-export function idValue(item: unknown, id: IdPlace): unknown {
+/** The value at a place in an item (an id where the model places it, a version token), or undefined. */
+export function valueAt(item: unknown, place: Place): unknown {
   let here = item;
-  for (const token of (id.within ?? "").split("/").slice(1)) {
+  for (const token of (place.within ?? "").split("/").slice(1)) {
     if (typeof here !== "object" || here === null) return undefined;
     here = (here as Record<string, unknown>)[unescapePointer(token)];
   }
-  return typeof here === "object" && here !== null ? (here as Record<string, unknown>)[id.name] : undefined;
+  return typeof here === "object" && here !== null ? (here as Record<string, unknown>)[place.name] : undefined;
 }
 
-/** Sets an item's id where the model places it, copying the objects on the way (the item's own are not shared). */
-export function setIdValue(item: Record<string, unknown>, id: IdPlace, value: unknown): void {
+/** Sets the value at a place in an item, copying the objects on the way (the item's own are not shared). */
+export function setValueAt(item: Record<string, unknown>, place: Place, value: unknown): void {
   let here = item;
-  for (const token of (id.within ?? "").split("/").slice(1)) {
+  for (const token of (place.within ?? "").split("/").slice(1)) {
     const key = unescapePointer(token);
     const next = here[key];
     here[key] = typeof next === "object" && next !== null && !Array.isArray(next) ? { ...(next as object) } : {};
     here = here[key] as Record<string, unknown>;
   }
-  here[id.name] = value;
+  here[place.name] = value;
 }

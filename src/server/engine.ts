@@ -18,6 +18,8 @@ import {
   parseJsonExact,
   propertiesOf,
   resourceModel,
+  escapePointer,
+  propertySchemaAt,
   singular,
   unescapePointer,
 } from "../contract/portable.js";
@@ -35,12 +37,12 @@ import {
 } from "./engine-answers.js";
 import { ADMIN_PREFIX, adminAnswer } from "./engine-admin.js";
 import { pageOf } from "./engine-pages.js";
-import { stamp, versionField, versionOf, type VersionField } from "./engine-versions.js";
+import { versionField, type VersionField } from "./engine-versions.js";
 import { applyPatch } from "./engine-patch.js";
 import { seedItems } from "./engine-seed.js";
 import { createCredentialCheck, type EngineCredentials } from "./engine-security.js";
 import { ResourceStore, type Collection } from "./engine-store.js";
-import { exactTree, idValue, keyOf, plainValue, project, setIdValue, writeJson } from "./engine-values.js";
+import { exactTree, valueAt, keyOf, plainValue, project, setValueAt, writeJson } from "./engine-values.js";
 import { errorAnswer, type WireResponse } from "./error-answers.js";
 import { refusalError } from "./refusals.js";
 
@@ -407,11 +409,7 @@ function idKey(op: CompiledOperation, name: string, value: string): string {
  * 7), where the parent is a resource the mock serves; undefined when every parent is there.
  */
 function missingParent(ctx: Ctx, call: Call): WireResponse | undefined {
-  const segments = call.resource.collectionPath.split("/");
-  for (let end = segments.length - 1; end > 1; end--) {
-    const itemPath = segments.slice(0, end).join("/");
-    const parent = ctx.model.resources.find((r) => r.itemPath === itemPath && r.idParameter !== undefined);
-    if (parent === undefined) continue;
+  for (const parent of parentsOf(ctx, call.resource)) {
     const name = parent.idParameter!;
     // A shallow item path names no parent: the item, where it is, says which.
     if (call.path[name] === undefined) continue;
@@ -423,6 +421,23 @@ function missingParent(ctx: Ctx, call: Call): WireResponse | undefined {
       });
   }
   return undefined;
+}
+
+/** Each resource's parents the mock serves, nearest first, found once (a resource's path does not change). */
+const parentResources = new WeakMap<Resource, readonly Resource[]>();
+function parentsOf(ctx: Ctx, resource: Resource): readonly Resource[] {
+  let parents = parentResources.get(resource);
+  if (parents === undefined) {
+    const segments = resource.collectionPath.split("/");
+    const found: Resource[] = [];
+    for (let end = segments.length - 1; end > 1; end--) {
+      const itemPath = segments.slice(0, end).join("/");
+      const parent = ctx.model.resources.find((r) => r.itemPath === itemPath && r.idParameter !== undefined);
+      if (parent !== undefined) found.push(parent);
+    }
+    parentResources.set(resource, (parents = found));
+  }
+  return parents;
 }
 
 /** An item placed where the answers keep it: itself, or inside its envelope (`{"data": item}`). */
@@ -463,7 +478,7 @@ function create(ctx: Ctx, call: Call): WireResponse {
       ? (new URLSearchParams(call.query).get(id.query ?? "") ?? undefined)
       : id === undefined
         ? undefined
-        : keyOf(idValue(item, id));
+        : keyOf(valueAt(item, id));
   const chosen = id === undefined || id.chosenBy === "server" ? undefined : sent;
   if (chosen !== undefined) key = chosen;
   else if (id?.chosenBy === "client") return errorFor(ctx.answers, op, "PS_BODY_INVALID", `${id.name} is required`);
@@ -479,9 +494,9 @@ function create(ctx: Ctx, call: Call): WireResponse {
     } while (taken.has(key) && ++tries < 10_000);
     // Never a duplicate for a client that sent no id: the mock says it could not make one.
     if (taken.has(key)) throw new Unanswerable(op.operationId, 201, `no free id after ${tries} tries`);
-    if (id !== undefined && id.template === undefined) setIdValue(item, id, made);
+    if (id !== undefined && id.template === undefined) setValueAt(item, id, made);
   }
-  if (id?.template !== undefined) setIdValue(item, id, resourceNameOf(call, id.template, key));
+  if (id?.template !== undefined) setValueAt(item, id, resourceNameOf(call, id.template, key));
   // A property named as a parent's path parameter (`productId` under `/products/{productId}/configs`)
   // holds that parent's id, the one the path names.
   const { properties } = itemProperties(ctx, resource);
@@ -524,8 +539,8 @@ function anItem(resource: Resource): string {
  * schema declares (a schema that declares none keeps all). Nothing of the request's other keys,
  * `__proto__` included, is ever assigned onto an object of ours.
  */
-function stored(ctx: Ctx, call: Call): Json {
-  const { body, schema } = requestItem(ctx, call);
+function stored(ctx: Ctx, call: Call, sent: RequestItem = requestItem(ctx, call)): Json {
+  const { body, schema } = sent;
   const value = schema === undefined ? body : project(body, schema, ctx.answers.resolve);
   const item: Json = typeof value === "object" && value !== null && !Array.isArray(value) ? { ...(value as Json) } : {};
   if (schema === undefined) return item;
@@ -546,7 +561,12 @@ function stored(ctx: Ctx, call: Call): Json {
  * The item a request sends, and its schema: the body, or where the answers keep the item in an
  * envelope the request has too (JSON:API's `{"data": {...}}`), what that envelope holds.
  */
-function requestItem(ctx: Ctx, call: Call): { body: unknown; schema: unknown } {
+interface RequestItem {
+  readonly body: unknown;
+  readonly schema: unknown;
+}
+
+function requestItem(ctx: Ctx, call: Call): RequestItem {
   const body = exactTree(call.accepted.value, call.accepted.exact);
   const entry = call.op.requestMediaType(call.contentType ?? "application/json");
   const schema = entry?.hasSchema === true ? ctx.answers.resolve(`#${entry.pointer}/schema`) : undefined;
@@ -566,13 +586,9 @@ function answerItemSchema(ctx: Ctx, resource: Resource): unknown {
     if (!/^2/.test(r.status)) continue;
     for (const entry of r.content.values()) {
       if (!entry.hasSchema) continue;
-      let schema = ctx.answers.resolve(`#${entry.pointer}/schema`);
       // Through every envelope the item sits in (`/data/account` too).
-      for (const token of (resource.id?.at ?? "").split("/").slice(1))
-        schema = propertiesOf(followRefs(schema, ctx.answers.resolve), ctx.answers.resolve).properties.get(
-          unescapePointer(token),
-        );
-      return schema;
+      const schema = ctx.answers.resolve(`#${entry.pointer}/schema`);
+      return propertySchemaAt(schema, resource.id?.at ?? "", ctx.answers.resolve);
     }
   }
   return undefined;
@@ -657,15 +673,15 @@ function versionFieldOf(ctx: Ctx, resource: Resource): VersionField | undefined 
 /** Every write gives the item a new version token, where its schema has one. */
 function stampVersion(ctx: Ctx, resource: Resource, item: Json): void {
   const field = versionFieldOf(ctx, resource);
-  if (field !== undefined) stamp(item, field, String(++ctx.versions.last));
+  if (field !== undefined) setValueAt(item, field, String(++ctx.versions.last));
 }
 
 /** A replace or patch that sends another version than the item's: 409 where documented, nothing changed. */
-function staleVersion(ctx: Ctx, call: Call, item: unknown): WireResponse | undefined {
+function staleVersion(ctx: Ctx, call: Call, item: unknown, body: unknown): WireResponse | undefined {
   const field = versionFieldOf(ctx, call.resource);
   if (field === undefined || !call.op.responses.has("409")) return undefined;
-  const sent = versionOf(requestItem(ctx, call).body, field);
-  if (sent === undefined || sent === "" || sent === versionOf(item, field)) return undefined;
+  const sent = valueAt(body, field);
+  if (sent === undefined || sent === "" || sent === valueAt(item, field)) return undefined;
   return errorFor(ctx.answers, call.op, "PS_VERSION_CONFLICT", `${field.name} ${String(sent)} is not the item's`);
 }
 
@@ -679,12 +695,11 @@ function resourceNameOf(call: Call, template: string, key: string): string {
 /** The schema of a resource's id property in the create's answer, where the model places it. */
 function idSchema(ctx: Ctx, resource: Resource): unknown {
   const id = resource.id!;
-  let schema = answerItemSchema(ctx, resource);
-  for (const token of (id.within ?? "").split("/").slice(1))
-    schema = propertiesOf(followRefs(schema, ctx.answers.resolve), ctx.answers.resolve).properties.get(
-      unescapePointer(token),
-    );
-  return propertiesOf(followRefs(schema, ctx.answers.resolve), ctx.answers.resolve).properties.get(id.name);
+  return propertySchemaAt(
+    answerItemSchema(ctx, resource),
+    `${id.within ?? ""}/${escapePointer(id.name)}`,
+    ctx.answers.resolve,
+  );
 }
 
 /** A path parameter's text as the value a property's schema takes: an integer's digits exactly (a bigint), else the text. */
@@ -746,18 +761,26 @@ function foreignType(ctx: Ctx, call: Call, item: Json): WireResponse | undefined
  */
 function linked(ctx: Ctx, call: Call, item: Json, key: string): Json {
   if (call.resource.itemPath === undefined) return item;
-  const { properties } = itemProperties(ctx, call.resource);
-  const resolve = ctx.answers.resolve;
-  const links = (name: string): ReadonlyMap<string, unknown> | undefined =>
-    properties.has(name) ? propertiesOf(followRefs(properties.get(name), resolve), resolve).properties : undefined;
-  const hal = links("_links");
-  const jsonApi = links("links");
-  if (hal?.has("self") !== true && jsonApi?.has("self") !== true) return item;
+  const kind = selfLinkOf(ctx, call.resource);
+  if (kind === "none") return item;
   const url = itemUrl(call, key);
-  const out: Json = { ...item };
-  if (hal?.has("self") === true) out._links = { ...(item._links as Json | undefined), self: { href: url } };
-  else out.links = { ...(item.links as Json | undefined), self: url };
-  return out;
+  return kind === "hal"
+    ? { ...item, _links: { ...(item._links as Json | undefined), self: { href: url } } }
+    : { ...item, links: { ...(item.links as Json | undefined), self: url } };
+}
+
+/** The self link a resource's items carry (HAL's `_links.self`, JSON:API's `links.self`), found once. */
+const selfLinks = new WeakMap<Resource, "hal" | "json-api" | "none">();
+function selfLinkOf(ctx: Ctx, resource: Resource): "hal" | "json-api" | "none" {
+  let kind = selfLinks.get(resource);
+  if (kind === undefined) {
+    const { properties } = itemProperties(ctx, resource);
+    const resolve = ctx.answers.resolve;
+    const self = (name: string): boolean =>
+      properties.has(name) && propertiesOf(followRefs(properties.get(name), resolve), resolve).properties.has("self");
+    selfLinks.set(resource, (kind = self("_links") ? "hal" : self("links") ? "json-api" : "none"));
+  }
+  return kind;
 }
 
 function read(ctx: Ctx, call: Call): WireResponse {
@@ -772,13 +795,15 @@ function update(ctx: Ctx, call: Call, role: "replace" | "patch"): WireResponse {
   const found = itemOf(ctx, call);
   if (isAnswer(found) && role === "replace" && call.resource.upsert) return upserted(ctx, call);
   if (isAnswer(found)) return found;
-  const stale = staleVersion(ctx, call, found.item);
+  // The request's item, read once (its exact numbers put back): checked, stored or patched in.
+  const sent = requestItem(ctx, call);
+  const { body } = sent;
+  const stale = staleVersion(ctx, call, found.item, body);
   if (stale !== undefined) return stale;
   const old = found.item as Json;
-  const { body } = requestItem(ctx, call);
   let next: unknown;
   const mask = updateMask(call);
-  if (role === "replace" || mask === "*") next = stored(ctx, call);
+  if (role === "replace" || mask === "*") next = stored(ctx, call, sent);
   else {
     const patched = applyPatch(old, mask === undefined ? body : masked(body, mask), call.contentType);
     if (!patched.ok)
@@ -795,8 +820,8 @@ function update(ctx: Ctx, call: Call, role: "replace" | "patch"): WireResponse {
   const item: Json = typeof next === "object" && next !== null && !Array.isArray(next) ? { ...(next as Json) } : {};
   // The id and what the server owns stay as they were, whatever the request says: a body that names
   // another id than the path's is not refused (its schema accepts it), and that id is never used.
-  const oldId = id === undefined ? undefined : idValue(old, id);
-  if (id !== undefined && oldId !== undefined) setIdValue(item, id, oldId);
+  const oldId = id === undefined ? undefined : valueAt(old, id);
+  if (id !== undefined && oldId !== undefined) setValueAt(item, id, oldId);
   const { readOnly } = itemProperties(ctx, call.resource);
   for (const name of readOnly) if (name in old) item[name] = old[name];
   stampVersion(ctx, call.resource, item);
@@ -831,8 +856,8 @@ function upserted(ctx: Ctx, call: Call): WireResponse {
   const key = idKey(op, resource.idParameter!, call.path[resource.idParameter!] ?? "");
   const item = stored(ctx, call);
   const id = resource.id;
-  if (id?.template !== undefined) setIdValue(item, id, resourceNameOf(call, id.template, key));
-  else if (id !== undefined) setIdValue(item, id, typedValue(ctx, idSchema(ctx, resource), key));
+  if (id?.template !== undefined) setValueAt(item, id, resourceNameOf(call, id.template, key));
+  else if (id !== undefined) setValueAt(item, id, typedValue(ctx, idSchema(ctx, resource), key));
   fillServerOwned(ctx, resource, item);
   stampVersion(ctx, resource, item);
   const outcome = ctx.store.insert(collectionOf(ctx, call), key, item);
@@ -879,7 +904,7 @@ function list(ctx: Ctx, call: Call): WireResponse {
       path: call.requestPath,
       host: call.host,
       defaultLimit: typeof limitDefault?.default === "number" ? limitDefault.default : undefined,
-      idOf: (item) => (call.resource.id === undefined ? undefined : idValue(item, call.resource.id)),
+      idOf: (item) => (call.resource.id === undefined ? undefined : valueAt(item, call.resource.id)),
     },
     listAnswerSchema(ctx, call.op),
     ctx.answers.resolve,
