@@ -24,7 +24,7 @@ for (const d of documents) {
     const watched = (await proxy.stop()).summary;
     const seconds = ((Date.now() - started) / 1000).toFixed(0);
     const exercised = `${summary.coverage.operations.exercised}/${contract.operations.length}`;
-    const flagged = `the proxy flagged ${watched.serverViolations} answers of ${watched.judged}`;
+    const flagged = `the proxy flagged ${watched.serverExchanges} answers of ${watched.judged} (${watched.counted.server} counted findings)`;
     console.log(`${d.name}: exit ${summary.exitCode}, ${exercised} operations, ${flagged}, ${seconds} s`);
     const kinds = new Map<string, { n: number; example: string }>();
     for (const r of results.filter((x) => x.outcome !== "pass")) {

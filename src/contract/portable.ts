@@ -46,6 +46,9 @@ export { escapePointer, unescapePointer, resolvePointer, safeDecode } from "./js
 export { INT32_MIN, INT32_MAX, INT64_MIN, INT64_MAX, TWO_53 } from "./integer-bounds.js";
 export { parseJsonExact, stringifyExact, canonicalInteger, analyseNumber } from "./exact-json.js";
 export type { ExactNumber, ExactNumbers, ParseResult } from "./exact-json.js";
+export { ExactLiteral, exactTree, readExactJson, writeJson } from "./exact-tree.js";
+export { plainValue } from "./plain-value.js";
+export type { Fill, PlainOptions } from "./plain-value.js";
 export { parseMediaType, matchMediaType } from "./media-type.js";
 export type { MediaType } from "./media-type.js";
 export { fromAjvErrors, describeViolation } from "./violations.js";
@@ -78,5 +81,5 @@ export type {
   ResourceModel,
   Role,
 } from "./resources.js";
-export { followRefs, propertiesOf, propertySchemaAt } from "./schema-properties.js";
+export { followRefs, propertiesOf, propertySchemaAt, withAllOfParts } from "./schema-properties.js";
 export type { ObjectProperties, Resolve } from "./schema-properties.js";

@@ -18,6 +18,8 @@ export interface ObjectProperties {
   readonly required: ReadonlySet<string>;
   readonly readOnly: ReadonlySet<string>;
   readonly writeOnly: ReadonlySet<string>;
+  /** The schema or one of its `allOf` parts says `additionalProperties: false`: no other member is taken. */
+  readonly closed: boolean;
 }
 
 /** The schema a node stands for, its top `$ref`s followed. */
@@ -50,12 +52,14 @@ export function propertiesOf(schema: unknown, resolve: Resolve): ObjectPropertie
 function collectProperties(schema: unknown, resolve: Resolve): ObjectProperties {
   const properties = new Map<string, unknown>();
   const required = new Set<string>();
+  let closed = false;
   const collect = (s: unknown, depth: number): void => {
     if (typeof s !== "object" || s === null || depth > MAX_DEPTH) return;
     const o = s as Json;
     if (typeof o.$ref === "string") collect(resolve(o.$ref), depth + 1);
     for (const [k, v] of Object.entries((o.properties ?? {}) as Json)) if (!properties.has(k)) properties.set(k, v);
     if (Array.isArray(o.required)) for (const r of o.required) if (typeof r === "string") required.add(r);
+    if (o.additionalProperties === false) closed = true;
     if (Array.isArray(o.allOf)) for (const part of o.allOf) collect(part, depth + 1);
   };
   collect(schema, 0);
@@ -63,7 +67,7 @@ function collectProperties(schema: unknown, resolve: Resolve): ObjectProperties 
     new Set(
       [...properties].filter(([, p]) => (followRefs(p, resolve) as Json | undefined)?.[flag] === true).map(([k]) => k),
     );
-  return { properties, required, readOnly: flagged("readOnly"), writeOnly: flagged("writeOnly") };
+  return { properties, required, readOnly: flagged("readOnly"), writeOnly: flagged("writeOnly"), closed };
 }
 
 /**
@@ -76,4 +80,20 @@ export function propertySchemaAt(schema: unknown, pointer: string, resolve: Reso
   for (const token of pointer.split("/").slice(1))
     here = followRefs(propertiesOf(here, resolve).properties.get(unescapePointer(token)), resolve);
   return here;
+}
+
+/**
+ * A schema with the keywords of its `allOf` parts laid under its own (`{"allOf": [{"$ref": uuid}],
+ * "description": ...}` is a uuid): what a value must be is often in a part. An object's properties
+ * are read by propertiesOf from the schema itself.
+ */
+export function withAllOfParts(schema: Json, resolve: Resolve, depth = 0): Json {
+  if (!Array.isArray(schema.allOf) || depth > MAX_DEPTH) return schema;
+  let out: Json = {};
+  for (const part of schema.allOf) {
+    const p = followRefs(part, resolve) as Json | undefined;
+    if (typeof p === "object" && p !== null) out = { ...out, ...withAllOfParts(p, resolve, depth + 1) };
+  }
+  const { allOf: _parts, ...own } = schema;
+  return { ...out, ...own };
 }

@@ -7,7 +7,7 @@
 import type { ResourceModel } from "../contract/portable.js";
 import type { AuthFailure } from "./auth.js";
 import type { ResourceStore } from "./engine-store.js";
-import { writeJson } from "./engine-values.js";
+import { writeJson } from "../contract/portable.js";
 import { errorAnswer, type WireResponse } from "./error-answers.js";
 
 /** The admin surface lives under this prefix. */

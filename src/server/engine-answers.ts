@@ -4,7 +4,14 @@
 // status: Plant Store's `{error, message}`, RFC 9457 problem details, or any object schema.
 
 import type { CompiledOperation, CompiledResponse, Contract, MediaTypeEntry, Resolve } from "../contract/portable.js";
-import { checkResponse, documentResolver, followRefs, locateRef, propertiesOf } from "../contract/portable.js";
+import {
+  checkResponse,
+  documentResolver,
+  followRefs,
+  locateRef,
+  propertiesOf,
+  withAllOfParts,
+} from "../contract/portable.js";
 import {
   ERROR_ANSWERS,
   errorAnswer,
@@ -14,7 +21,8 @@ import {
   type ErrorExtras,
   type WireResponse,
 } from "./error-answers.js";
-import { ExactLiteral, plainValue, project, writeJson, type Fill } from "./engine-values.js";
+import { ExactLiteral, plainValue, writeJson, type PlainOptions } from "../contract/portable.js";
+import { project } from "./engine-values.js";
 
 type Json = Record<string, unknown>;
 
@@ -211,7 +219,7 @@ export function documentedAnswer(
   // may match a later branch too (one extends another), which a oneOf refuses.
   const top = followRefs(schema, ctx.resolve) as Json | undefined;
   for (const shape of [schema, ...[...asArray(top?.oneOf), ...asArray(top?.anyOf)]])
-    for (const [examples, fill] of PLAIN_MODES) bases.push(() => plainValue(shape, ctx.resolve, 0, examples, fill));
+    for (const mode of PLAIN_MODES) bases.push(() => plainValue(shape, ctx.resolve, mode));
   for (const make of bases) {
     const base = make();
     if (accepts(base))
@@ -224,14 +232,14 @@ export function documentedAnswer(
   );
 }
 
-/** Plain values tried in turn: with examples or without, then fuller (engine-values.ts Fill). */
-const PLAIN_MODES: readonly (readonly [boolean, Fill])[] = [
-  [true, 0],
-  [false, 0],
-  [true, 1],
-  [false, 1],
-  [true, 2],
-  [false, 2],
+/** Plain values tried in turn: with examples or without, then fuller. */
+const PLAIN_MODES: readonly PlainOptions[] = [
+  { examples: true, fill: 0 },
+  { examples: false, fill: 0 },
+  { examples: true, fill: 1 },
+  { examples: false, fill: 1 },
+  { examples: true, fill: 2 },
+  { examples: false, fill: 2 },
 ];
 
 /** Names an error body gives its parts, compared without case. */
@@ -336,13 +344,14 @@ function errorBody(
   kit: { readonly status: number; readonly code: string; readonly text: string },
   extra: Readonly<Record<string, unknown>>,
 ): unknown {
-  const { properties } = propertiesOf(schema, ctx.resolve);
+  const { properties, closed } = propertiesOf(schema, ctx.resolve);
   const fields = fieldErrors(ctx, schema, properties.size, kit.text, extra);
   if (fields !== undefined) return fields;
   const body: Json = {};
   for (const [name, sub] of properties) {
     const n = name.toLowerCase().replace(/[_-]/g, "");
-    const property = followRefs(sub, ctx.resolve) as Json | undefined;
+    const found = followRefs(sub, ctx.resolve) as Json | undefined;
+    const property = typeof found === "object" && found !== null ? withAllOfParts(found, ctx.resolve) : undefined;
     // A property with its own values (an enum of the API's codes) gets one of them, from complete():
     // the one that says failure where it names one (Kubernetes' Status `status: Failure`).
     if (property?.enum !== undefined || property?.const !== undefined) {
@@ -355,14 +364,14 @@ function errorBody(
     const type = property?.type;
     const numeric = type === "integer" || type === "number";
     // An envelope of the error (OData's and AIP's `{"error": {code, message}}`, JSON:API's `errors[]`).
-    if (n === "error" && type === "object") body[name] = errorBody(ctx, property, kit, {});
+    if (n === "error" && type === "object") body[name] = errorBody(ctx, found, kit, {});
     else if (n === "errors" && type === "array") body[name] = [errorBody(ctx, property?.items, kit, {})];
     else if (numeric && STATUS_NAMES.has(n)) body[name] = kit.status;
     else if (textual(type) && n === "code") body[name] = kit.code;
     else if (textual(type) && MESSAGE_NAMES.has(n)) body[name] = kit.text;
     else if (textual(type) && TITLE_NAMES.has(n)) body[name] = REASONS[kit.status] ?? "Error";
   }
-  const open = (schema as Json | undefined)?.additionalProperties !== false;
+  const open = !closed;
   if (open && !properties.has("code")) body.code = kit.code;
   if (open) for (const [k, v] of Object.entries(extra)) if (!properties.has(k)) body[k] = v;
   return complete(body, schema, ctx.resolve);

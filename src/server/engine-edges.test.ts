@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { openApi } from "../../test/openapi-doc.js";
-import { compileContract, parseJsonExact } from "../contract/index.js";
-import { exactTree } from "./engine-values.js";
+import { checkResponse, compileContract, parseJsonExact } from "../contract/index.js";
+import { exactTree } from "../contract/portable.js";
 import { createMockEngine } from "./mock-options.js";
 
 // The mock engine at the edges a review found: items two envelopes deep with server-made values,
@@ -14,7 +14,8 @@ const param = (name: string, at = "path") => ({ name, in: at, required: at === "
 
 /** The engine of a document in process: a request in, its status and parsed body out. */
 function engineOf(paths: Record<string, unknown>) {
-  const engine = createMockEngine(compileContract(openApi(paths), "edges.json"), { tokens: [TOKEN] });
+  const contract = compileContract(openApi(paths), "edges.json");
+  const engine = createMockEngine(contract, { tokens: [TOKEN] });
   const send = (method: string, url: string, body?: unknown) => {
     const answer = engine.handle({
       method,
@@ -28,7 +29,7 @@ function engineOf(paths: Record<string, unknown>) {
       body: answer.body === "" ? undefined : JSON.parse(answer.body),
     };
   };
-  return { engine, send };
+  return { engine, send, contract };
 }
 
 describe("an item two envelopes deep", () => {
@@ -282,5 +283,53 @@ describe("deeply nested bodies", () => {
     let node = exactTree(parsed.value, parsed.exact);
     for (let i = 0; i < depth; i++) node = (node as unknown[])[0];
     expect(node).toBe(9007199254740993n);
+  });
+});
+
+describe("an error shape made of allOf parts (ShipEngine's)", () => {
+  it("a refusal is answered in it: the uuid and the enums of the parts, no member the closed items refuse", () => {
+    const uuid = { type: "string", format: "uuid", minLength: 36, maxLength: 36 };
+    const error = {
+      type: "object",
+      additionalProperties: false,
+      required: ["error_source", "error_type", "message"],
+      properties: {
+        error_source: { allOf: [{ type: "string", enum: ["carrier", "shipengine"] }] },
+        error_type: { allOf: [{ type: "string", enum: ["account_status", "validation"] }] },
+        message: { type: "string", minLength: 1 },
+      },
+    };
+    const body = {
+      type: "object",
+      additionalProperties: false,
+      required: ["request_id", "errors"],
+      properties: {
+        request_id: { allOf: [uuid], description: "the request's id" },
+        errors: { type: "array", items: { allOf: [error] } },
+      },
+    };
+    const address = { type: "object", required: ["name"], properties: { name: { type: "string" } } };
+    const { contract, send } = engineOf({
+      "/addresses": {
+        post: {
+          operationId: "validate",
+          requestBody: { required: true, ...json(address) },
+          responses: { "200": json(address), "400": json(body) },
+        },
+      },
+    });
+    const answer = send("POST", "/addresses", { name: 5 });
+    expect(answer.status).toBe(400);
+    expect(answer.body.request_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(answer.body.errors).toEqual([
+      expect.objectContaining({
+        error_source: "carrier",
+        error_type: "account_status",
+        message: expect.stringContaining("body/name"),
+      }),
+    ]);
+    const op = contract.operations[0]!;
+    const wire = { status: 400, headers: answer.headers, body: new TextEncoder().encode(JSON.stringify(answer.body)) };
+    expect(checkResponse(op, wire).ok).toBe(true);
   });
 });

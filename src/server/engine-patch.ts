@@ -2,7 +2,7 @@
 // JSON Merge Patch (RFC 7396) for anything else (`application/merge-patch+json`, plain JSON).
 
 import { unescapePointer } from "../contract/portable.js";
-import { ExactLiteral } from "./engine-values.js";
+import { ExactLiteral } from "../contract/portable.js";
 
 type Json = Record<string, unknown>;
 

@@ -5,7 +5,8 @@ import type { Contract, RequestRefusal, ResourceModel } from "../contract/portab
 import { checkRequest, describeViolation, parseJsonExact } from "../contract/portable.js";
 import { KitError } from "../errors.js";
 import type { ResourceStore } from "./engine-store.js";
-import { exactTree, valueAt, keyOf, writeJson } from "./engine-values.js";
+import { exactTree, writeJson } from "../contract/portable.js";
+import { valueAt, keyOf } from "./engine-values.js";
 import type { WireResponse } from "./error-answers.js";
 
 type Json = Record<string, unknown>;

@@ -42,7 +42,8 @@ import { applyPatch } from "./engine-patch.js";
 import { seedItems } from "./engine-seed.js";
 import { createCredentialCheck, type EngineCredentials } from "./engine-security.js";
 import { ResourceStore, type Collection } from "./engine-store.js";
-import { exactTree, valueAt, keyOf, plainValue, project, setValueAt, writeJson } from "./engine-values.js";
+import { exactTree, plainValue, writeJson } from "../contract/portable.js";
+import { valueAt, keyOf, project, setValueAt } from "./engine-values.js";
 import { errorAnswer, type WireResponse } from "./error-answers.js";
 import { refusalError } from "./refusals.js";
 

@@ -5,7 +5,7 @@ import type { NewPlant } from "../types.js";
 import type { DeprecatedMockOptions, MockOptions } from "./defaults.js";
 import { createEngine, type Engine } from "./engine.js";
 import type { ResourceStore } from "./engine-store.js";
-import { writeJson } from "./engine-values.js";
+import { writeJson } from "../contract/portable.js";
 import { errorAnswer, type WireResponse } from "./error-answers.js";
 import { PROPERTY_NAMES, resolveMockOptions } from "./mock-options.js";
 import type { CoreRequest } from "./request.js";

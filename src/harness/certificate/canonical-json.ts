@@ -2,20 +2,16 @@
 // (JCS), read back with every number exact, and the members a text gives twice found, so that a reader
 // cannot be shown one value and a verifier another.
 import { createHash } from "node:crypto";
-import { escapePointer, parseJsonExact, unescapePointer } from "../../contract/index.js";
-
-/** A number a double cannot hold faithfully, kept as its exact decimal (mantissa `e` exponent). */
-export class ExactDecimal {
-  constructor(readonly text: string) {}
-}
+import { escapePointer, ExactLiteral, exactTree, parseJsonExact } from "../../contract/index.js";
 
 /**
  * Canonical JSON text, in the manner of RFC 8785 (JCS): object keys sorted by UTF-16 code units, no
  * white space, strings as JSON.stringify writes them, numbers as ECMAScript writes a double (the
  * shortest text that reads back to it; -0 as 0). Beyond RFC 8785, which knows only doubles: a
- * bigint is written as its exact integer digits, and an ExactDecimal as its text, so an integer
+ * bigint is written as its exact integer digits, and an ExactLiteral as its exact decimal
+ * (`[-]DIGITSeEXPONENT`, so 1.50 and 15e-1 are one text), so an integer
  * beyond 2^53 keeps every digit. Throws a TypeError, with the JSON pointer, for values JSON does not
- * have (NaN, Infinity, functions, class instances other than ExactDecimal).
+ * have (NaN, Infinity, functions, class instances other than ExactLiteral).
  */
 export function canonicalJson(value: unknown): string {
   const parts: string[] = [];
@@ -36,7 +32,7 @@ export function canonicalJson(value: unknown): string {
     else if (typeof v === "number") {
       if (!Number.isFinite(v)) throw new TypeError(`${pointer || "/"}: ${v} is not a JSON number`);
       parts.push(JSON.stringify(v));
-    } else if (v instanceof ExactDecimal) parts.push(v.text);
+    } else if (v instanceof ExactLiteral) parts.push(exactDecimalText(v.literal));
     else if (Array.isArray(v)) {
       const next: typeof work = [{ kind: "text", text: "[" }];
       v.forEach((e, i) => {
@@ -72,33 +68,13 @@ export function canonicalJson(value: unknown): string {
 }
 
 /**
- * Parses a JSON text with every number as the kit reads it: integers exactly (bigints beyond 2^53),
- * other numbers as their double unless the double changes what they are (1.00000000000000001 is
- * not the integer 1: kept as an ExactDecimal).
+ * Parses a JSON text with every number as the kit reads it (the contract's exact tree): integers
+ * exactly (bigints beyond 2^53), other numbers as their double unless the double changes what they
+ * are (1.00000000000000001 is not the integer 1: kept as an ExactLiteral).
  */
 export function parseCanonicalInput(text: string): { ok: true; value: unknown } | { ok: false; message: string } {
   const parsed = parseJsonExact(text);
-  if (!parsed.ok) return parsed;
-  let value = parsed.value;
-  for (const pointer of parsed.exact.pointers()) {
-    const exact = parsed.exact.get(pointer)!;
-    const replacement = exact.integer ?? new ExactDecimal(exactDecimalText(exact.literal));
-    if (pointer === "") {
-      value = replacement;
-      continue;
-    }
-    const keys = pointer.split("/").slice(1).map(unescapePointer);
-    let container = value as Record<string, unknown>;
-    for (const key of keys.slice(0, -1)) container = container[key] as Record<string, unknown>;
-    // An own data property: assignment could reach a __proto__ setter.
-    Object.defineProperty(container, keys.at(-1)!, {
-      value: replacement,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  }
-  return { ok: true, value };
+  return parsed.ok ? { ok: true, value: exactTree(parsed.value, parsed.exact) } : parsed;
 }
 
 /** A JSON number literal's exact value as `[-]DIGITSeEXPONENT`, digits without leading or trailing zeros. */

@@ -1,6 +1,8 @@
 import fc from "fast-check";
-import type { CheckedRequest, CompiledOperation, CompiledParameter, Contract, Producer } from "../../contract/index.js";
-import { checkedFormats, INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN, locateRef } from "../../contract/index.js";
+import type { CheckedRequest, CompiledOperation, CompiledParameter, Contract } from "../../contract/index.js";
+import type { PlainOptions, Producer } from "../../contract/index.js";
+import { checkedFormats, documentResolver, INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN } from "../../contract/index.js";
+import { plainValue } from "../../contract/index.js";
 import { checkPrepared } from "../request-honesty.js";
 import { prepareRequest } from "../prepare-request.js";
 import type { Expectation, Fixture, FixtureStep } from "../case-types.js";
@@ -10,7 +12,6 @@ import { typesOf, view } from "./schema-view.js";
 import { unsatisfiable, type Unsatisfiable } from "./unsatisfiable.js";
 import { bodyContentType, bodyMediaType } from "./encoding.js";
 import { bodyRulesBreakable } from "./mutations.js";
-import { formatArb, patternArb } from "./strings.js";
 import {
   minimalBody,
   negativeBodies,
@@ -131,40 +132,16 @@ function parameterArb(doc: unknown, p: CompiledParameter): fc.Arbitrary<unknown>
   return valueArb(doc, { allOf: [s, extra] }, 0, { direction: "request", charset });
 }
 
-/** An ordinary value for a schema: what any server must take (the plainest request). */
-export function plainValue(s0: unknown, doc: unknown, depth = 0): unknown {
-  const s = (s0 ?? {}) as Schema;
-  if (typeof s.$ref === "string" && s.$ref.startsWith("#") && depth < 8)
-    return plainValue(locateRef(doc, decodeURIComponent(s.$ref.slice(1)))?.value, doc, depth + 1);
-  if (s.const !== undefined) return s.const;
-  if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[0];
-  if (s.default !== undefined) return s.default;
-  const type = Array.isArray(s.type) ? s.type.find((t) => t !== "null") : s.type;
-  switch (type) {
-    case "integer":
-    case "number":
-      return typeof s.minimum === "number" ? Math.max(s.minimum, Math.min(1, (s.maximum as number) ?? 1)) : 1;
-    case "boolean":
-      return true;
-    case "array":
-      // One item, unless the schema allows none at all: an empty array in a query or form is sent as
-      // an empty value (`?cid=`), which allowEmptyValue (false by default) does not promise to accept.
-      return s.maxItems === 0 ? [] : [plainValue(s.items, doc, depth + 1)];
-    case "object": {
-      const out: Record<string, unknown> = {};
-      for (const r of (s.required as string[]) ?? [])
-        out[r] = plainValue(((s.properties as Schema) ?? {})[r], doc, depth + 1);
-      return out;
-    }
-    default: {
-      const drawn = formatArb(s.format) ?? patternArb(s.pattern);
-      if (drawn !== undefined) return fc.sample(drawn, { numRuns: 1, seed: 1 })[0];
-      const min = typeof s.minLength === "number" ? s.minLength : 0;
-      const max = typeof s.maxLength === "number" ? s.maxLength : Infinity;
-      return "generated".padEnd(min, "x").slice(0, Math.max(min, Math.min(max, 9)));
-    }
-  }
-}
+/**
+ * An ordinary value for a schema, what any server must take (the plainest request): the contract's
+ * plain value without the document's examples (one may break its own schema) but with its defaults,
+ * an array with one item (an empty one in a query is sent as `?cid=`, which allowEmptyValue, false by
+ * default, does not promise to accept), and text where nothing tells the type.
+ */
+export const plainRequestValue = (schema: unknown, doc: unknown): unknown =>
+  plainValue(schema, documentResolver(doc), REQUEST_PLAIN);
+
+const REQUEST_PLAIN: PlainOptions = { examples: false, defaults: true, fill: 1, untyped: "string" };
 
 /** Values of the wrong kind for a parameter, each with the rule it breaks; checked by the contract later. */
 function parameterMutations(p: CompiledParameter): { value: unknown; reason: string }[] {
@@ -362,7 +339,7 @@ export function minimalRequest(
   if (bodyMediaType(op) !== undefined && body === undefined && op.requestBody?.required === true) return undefined;
   const drawnBody = body !== undefined && body !== plainBody;
   const parameters: Record<string, unknown> = {};
-  for (const p of op.parameters) if (p.required) parameters[key(p)] = plainValue(schemaOfParameter(p), doc);
+  for (const p of op.parameters) if (p.required) parameters[key(p)] = plainRequestValue(schemaOfParameter(p), doc);
   const request = { parameters, body, ...(drawnBody ? { drawn: true } : {}) };
   if (problemsOf(op, request)?.length === 0) return request;
   // Ordinary values did not do: the first acceptable of a few generated ones, drawn from a fixed seed.
@@ -391,7 +368,8 @@ export function chainFixture(
   if (first === undefined || then === undefined) return undefined;
   // An answer without the id (one the contract does not require) leaves the made-up one in place.
   const madeUp =
-    then.parameters[key(producer.parameter)] ?? plainValue(schemaOfParameter(producer.parameter), contract.document);
+    then.parameters[key(producer.parameter)] ??
+    plainRequestValue(schemaOfParameter(producer.parameter), contract.document);
   const from = { $from: producer.expression, step: 0, otherwise: madeUp };
   const type = (o: CompiledOperation) => bodyContentType(o);
   return {

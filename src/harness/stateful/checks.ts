@@ -5,7 +5,8 @@
 // server-filled properties, seeded data, values kept in another spelling: see compare.ts);
 // what cannot be told apart from one is a note.
 import type { Finding } from "../checks.js";
-import { at, compareIds, ExactDecimal, numericKey, sameValue, shown } from "./compare.js";
+import { ExactLiteral } from "../../contract/index.js";
+import { at, compareIds, numericKey, sameValue, shown } from "./compare.js";
 import { differences, gone, madeName, note, stateful, success, type StatefulContext } from "./findings.js";
 import type { StatefulCheckId } from "../stateful-check-ids.js";
 import { listFindings } from "./list-checks.js";
@@ -183,7 +184,7 @@ function idFindings(c: StatefulContext, x: ItemState, item: Record<string, unkno
 
 /** Whether a number read is the nearest double of a bigint made (an id rounded beyond 2^53). */
 function near(made: bigint, read: unknown): boolean {
-  if (typeof read !== "number" && typeof read !== "bigint" && !(read instanceof ExactDecimal)) return false;
+  if (typeof read !== "number" && typeof read !== "bigint" && !(read instanceof ExactLiteral)) return false;
   return numericKey(BigInt(Number(made))) === numericKey(read);
 }
 

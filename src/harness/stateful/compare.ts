@@ -3,40 +3,7 @@
 // server may legitimately write a value another way (a string trimmed or in another case, a timestamp
 // in another zone, an array in another order, an empty value left out, properties added). A
 // difference is only ever a value that is another value, so no legitimate choice is called a loss.
-import { escapePointer, parseJsonExact, unescapePointer, type ExactNumbers } from "../../contract/index.js";
-
-/** A JSON number a double cannot hold faithfully and that is no integer: its literal, as written. */
-export class ExactDecimal {
-  constructor(readonly literal: string) {}
-}
-
-/**
- * A JSON text as a value whose numbers are exact: integers beyond 2^53 as bigints, other unfaithful
- * numbers as ExactDecimal; undefined when the text is not JSON.
- */
-export function exactJson(text: string): { value: unknown } | undefined {
-  const parsed = parseJsonExact(text);
-  if (!parsed.ok) return undefined;
-  return { value: parsed.exact.size === 0 ? parsed.value : exactWalk(parsed.value, "", parsed.exact) };
-}
-
-function exactWalk(value: unknown, pointer: string, exact: ExactNumbers): unknown {
-  if (typeof value === "number") {
-    const e = exact.get(pointer);
-    return e === undefined ? value : (e.integer ?? new ExactDecimal(e.literal));
-  }
-  if (Array.isArray(value)) return value.map((v, i) => exactWalk(v, `${pointer}/${i}`, exact));
-  if (typeof value !== "object" || value === null) return value;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value))
-    Object.defineProperty(out, k, {
-      value: exactWalk(v, `${pointer}/${escapePointer(k)}`, exact),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  return out;
-}
+import { ExactLiteral, unescapePointer } from "../../contract/index.js";
 
 /** The value at a JSON pointer of an exact value; undefined when nothing is there. */
 export function at(value: unknown, pointer: string): unknown {
@@ -50,11 +17,11 @@ export function at(value: unknown, pointer: string): unknown {
   return node;
 }
 
-const isNumeric = (v: unknown): v is number | bigint | ExactDecimal =>
-  typeof v === "number" || typeof v === "bigint" || v instanceof ExactDecimal;
+const isNumeric = (v: unknown): v is number | bigint | ExactLiteral =>
+  typeof v === "number" || typeof v === "bigint" || v instanceof ExactLiteral;
 
 /** A number's exact value as normalised decimal text: sign, digits without padding zeros, exponent. */
-export function numericKey(v: number | bigint | ExactDecimal): string {
+export function numericKey(v: number | bigint | ExactLiteral): string {
   if (typeof v === "bigint") return normalise(v.toString());
   if (typeof v === "number") return Number.isInteger(v) ? normalise(BigInt(v).toString()) : normalise(String(v));
   return normalise(v.literal);
@@ -75,7 +42,7 @@ function normalise(literal: string): string {
 }
 
 /** Whether two numbers are the same number: exactly, or (plain doubles that are no integers) as float32 too. */
-function sameNumber(a: number | bigint | ExactDecimal, b: number | bigint | ExactDecimal): boolean {
+function sameNumber(a: number | bigint | ExactLiteral, b: number | bigint | ExactLiteral): boolean {
   if (numericKey(a) === numericKey(b)) return true;
   // `format: float`: a server that keeps a float32 reads 0.1 back as 0.10000000149011612.
   return (
@@ -105,7 +72,7 @@ function sameText(a: string, b: string): boolean {
 export function isEmptyValue(v: unknown): boolean {
   if (v === null || v === "" || v === false || v === 0 || v === 0n) return true;
   if (Array.isArray(v)) return v.length === 0;
-  return typeof v === "object" && !(v instanceof ExactDecimal) && Object.keys(v as object).length === 0;
+  return typeof v === "object" && !(v instanceof ExactLiteral) && Object.keys(v as object).length === 0;
 }
 
 /**
@@ -135,7 +102,7 @@ export function sameValue(written: unknown, read: unknown): boolean {
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof ExactDecimal);
+  typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof ExactLiteral);
 
 /** How an id read back compares with the id the item was made with. */
 export type IdComparison = "same" | "written-otherwise" | "different";
@@ -161,7 +128,7 @@ export function shown(value: unknown, max = 120): string {
     value === undefined
       ? "(absent)"
       : JSON.stringify(value, (_k, v: unknown) =>
-          typeof v === "bigint" ? `${mark}${v}${mark}` : v instanceof ExactDecimal ? `${mark}${v.literal}${mark}` : v,
+          typeof v === "bigint" ? `${mark}${v}${mark}` : v instanceof ExactLiteral ? `${mark}${v.literal}${mark}` : v,
         ).replace(/"\\u0000([^"\\]*)\\u0000"/g, "$1");
   return text.length > max ? `${text.slice(0, max)}...` : text;
 }

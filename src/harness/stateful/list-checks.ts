@@ -2,7 +2,8 @@
 // list can single out an item the sequence made (a filter on its fresh value, or a parent the
 // sequence made), the item in it as it is now, or gone from it once deleted.
 import type { Finding } from "../checks.js";
-import { at, compareIds, ExactDecimal, numericKey, sameValue, shown } from "./compare.js";
+import { ExactLiteral } from "../../contract/index.js";
+import { at, compareIds, numericKey, sameValue, shown } from "./compare.js";
 import { differences, madeName, note, onId, stateful, success, type StatefulContext } from "./findings.js";
 import type { DoneStep, ItemState } from "./state.js";
 
@@ -34,7 +35,7 @@ function duplicates(c: StatefulContext, step: DoneStep, items: readonly unknown[
   const seen = new Map<string, { id: unknown; n: number }>();
   for (const item of items) {
     const id = typeof item === "object" && item !== null ? (item as Record<string, unknown>)[name] : undefined;
-    if (id === undefined || id === null || (typeof id === "object" && !(id instanceof ExactDecimal))) continue;
+    if (id === undefined || id === null || (typeof id === "object" && !(id instanceof ExactLiteral))) continue;
     const key =
       typeof id === "string" ? `s:${id}` : typeof id === "boolean" ? `b:${id}` : numericKey(id as number | bigint);
     seen.set(key, { id, n: (seen.get(key)?.n ?? 0) + 1 });

@@ -75,8 +75,15 @@ const SERVER_FILLED =
 /** Suffixes of a server's timestamps, in their case: `created_at`, `publishedAt`, `modified_on`. */
 const SERVER_TIME_SUFFIX = /[a-z0-9](_at|At|_on|On|Timestamp|_timestamp)$/;
 
-/** Whether a property is one a server fills whatever it is sent (see SERVER_FILLED). */
-export const serverFilled = (name: string): boolean => SERVER_FILLED.test(name) || SERVER_TIME_SUFFIX.test(name);
+/**
+ * HAL's reserved members: a resource's links and embedded resources are the server's to write
+ * (draft-kelly-json-hal section 4.1): a self link names where the server keeps the item.
+ */
+const HYPERMEDIA = new Set(["_links", "_embedded"]);
+
+/** Whether a property is one a server fills whatever it is sent (see SERVER_FILLED and HYPERMEDIA). */
+export const serverFilled = (name: string): boolean =>
+  SERVER_FILLED.test(name) || SERVER_TIME_SUFFIX.test(name) || HYPERMEDIA.has(name);
 
 /** The id of the stateful case of a resource (its create's operation names it). */
 export const statefulCaseId = (create: CompiledOperation): string => `generated-stateful-${create.operationId}`;

@@ -2,7 +2,8 @@
 // should now show (its id, the values written and by which step, whether it was deleted). Each step's
 // answer updates it (recordStep); the stateful checks compare the next answers with it.
 import { escapePointer } from "../../contract/index.js";
-import { at, exactJson } from "./compare.js";
+import { readExactJson } from "../../contract/index.js";
+import { at } from "./compare.js";
 import type { ObservedStep } from "../case-runner.js";
 import { serverFilled, type StatefulTarget } from "./plan.js";
 import type { StepResult } from "../results.js";
@@ -84,9 +85,9 @@ export function newState(target: StatefulTarget): SequenceState {
 /** A step's exchange as the checks read it: status, exact JSON answer and body sent. */
 export function doneStep(spec: StepSpec, index: number, label: string, observed: ObservedStep): DoneStep {
   const r = observed.result;
-  const body = r.ok && r.response.body.length > 0 ? exactJson(r.response.body.toString("utf8"))?.value : undefined;
+  const body = r.ok && r.response.body.length > 0 ? readExactJson(r.response.body.toString("utf8"))?.value : undefined;
   const raw = observed.prepared.body;
-  const sent = raw === undefined ? undefined : exactJson(raw.toString("utf8"))?.value;
+  const sent = raw === undefined ? undefined : readExactJson(raw.toString("utf8"))?.value;
   return { spec, index, label, observed, status: r.ok ? r.response.status : undefined, body, sent };
 }
 

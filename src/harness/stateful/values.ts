@@ -4,13 +4,12 @@
 // Every body is checked by the contract before it is sent; one the contract refuses is never sent.
 import fc from "fast-check";
 import type { CompiledOperation, Contract } from "../../contract/index.js";
-import { INT64_MAX, resourceModel, stringifyExact, TWO_53 } from "../../contract/index.js";
+import { INT64_MAX, readExactJson, resourceModel, stringifyExact, TWO_53 } from "../../contract/index.js";
 import { freshValue, type Random } from "../fresh.js";
 import { minimalBody, positiveBodies, type GeneratorOptions } from "../generate/index.js";
 import { schemaOf, verdict } from "../generate/index.js";
-import { minimalRequest, plainValue } from "../generate/index.js";
+import { minimalRequest, plainRequestValue } from "../generate/index.js";
 import { typeOf, view } from "../generate/index.js";
-import { exactJson } from "./compare.js";
 
 /** How an id the client chooses is drawn: beyond 2^53 (no double holds it), just below it, or ordinary. */
 export type IdKind = "big" | "near" | "ordinary";
@@ -41,7 +40,7 @@ export function baseBody(contract: Contract, op: CompiledOperation, drawn: boole
         .find((b) => b !== null && b.text.startsWith("{"))?.text
     : undefined;
   const chosen = text ?? minimalBody(op, doc, NO_FRESH)?.text;
-  const value = chosen === undefined ? undefined : exactJson(chosen)?.value;
+  const value = chosen === undefined ? undefined : readExactJson(chosen)?.value;
   return text === undefined ? withPlainOptionals(doc, op, value) : value;
 }
 
@@ -53,7 +52,7 @@ function withPlainOptionals(doc: unknown, op: CompiledOperation, body: unknown):
   for (const [name, property] of Object.entries((schema.properties ?? {}) as Json)) {
     const p = view(doc, property);
     if (name in out || p.readOnly === true) continue;
-    const next = { ...out, [name]: plainValue(property, doc) };
+    const next = { ...out, [name]: plainRequestValue(property, doc) };
     if (verdict(op, stringifyExact(next))) out = next;
   }
   return out;

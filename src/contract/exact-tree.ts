@@ -1,0 +1,84 @@
+// The one exact-number tree of the kit: a parsed JSON value with its exact numbers put back
+// (integers beyond 2^53 as bigints, decimals no double holds as ExactLiteral), and its writer. The
+// engine stores and answers with it, the harness compares with it, certificates are hashed over it.
+import { parseJsonExact, type ExactNumbers } from "./exact-json.js";
+import { unescapePointer } from "./json-pointer.js";
+
+/** A number kept as written: a decimal no double holds (an integer beyond 2^53 is a bigint instead). */
+export class ExactLiteral {
+  constructor(readonly literal: string) {}
+}
+
+type Json = Record<string, unknown>;
+
+/**
+ * A parsed value with its exact numbers put back: bigints for integers, ExactLiteral for others.
+ * Copy-on-write along the path to each exact number, walked without recursion: a body nested
+ * thousands deep costs no stack, and the parts without an exact number are the parsed ones.
+ */
+export function exactTree(value: unknown, exact: ExactNumbers): unknown {
+  if (exact.size === 0) return value;
+  const root: Json = { value };
+  const copied = new WeakSet<object>();
+  for (const pointer of exact.pointers()) {
+    const e = exact.get(pointer);
+    if (e === undefined) continue;
+    let parent: Json | unknown[] = root;
+    let key: string | number = "value";
+    let reached = true;
+    for (const token of pointer.split("/").slice(1).map(unescapePointer)) {
+      let node: unknown = (parent as Json)[key as string];
+      if (typeof node !== "object" || node === null) {
+        reached = false;
+        break;
+      }
+      if (!copied.has(node)) {
+        // Spread defines own members: one named `__proto__` stays a member, never the prototype.
+        node = Array.isArray(node) ? [...(node as unknown[])] : { ...(node as Json) };
+        copied.add(node as object);
+        put(parent, key, node);
+      }
+      parent = node as Json | unknown[];
+      key = Array.isArray(node) ? Number(token) : token;
+    }
+    if (reached) put(parent, key, e.integer !== undefined ? e.integer : new ExactLiteral(e.literal));
+  }
+  return root.value;
+}
+
+/** Sets a member or an item, a member named `__proto__` as a member. */
+function put(target: Json | unknown[], key: string | number, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** JSON text of a stored value: bigints and ExactLiterals written as the numbers they are. */
+export function writeJson(value: unknown): string {
+  if (typeof value === "string") return JSON.stringify(value);
+  if (typeof value === "bigint") return value.toString();
+  if (typeof value !== "object" || value === null) return JSON.stringify(value);
+  if (value instanceof ExactLiteral) return value.literal;
+  // Written by hand rather than by arrays and join: every answer of the mock comes through here.
+  if (Array.isArray(value)) {
+    let out = "[";
+    for (let i = 0; i < value.length; i++) {
+      const v: unknown = value[i];
+      out += `${i === 0 ? "" : ","}${v === undefined ? "null" : writeJson(v)}`;
+    }
+    return `${out}]`;
+  }
+  let out = "{";
+  let first = true;
+  for (const k of Object.keys(value)) {
+    const v = (value as Json)[k];
+    if (v === undefined) continue;
+    out += `${first ? "" : ","}${JSON.stringify(k)}:${writeJson(v)}`;
+    first = false;
+  }
+  return `${out}}`;
+}
+
+/** A JSON text as an exact tree; undefined when the text is not JSON. */
+export function readExactJson(text: string): { value: unknown } | undefined {
+  const parsed = parseJsonExact(text);
+  return parsed.ok ? { value: exactTree(parsed.value, parsed.exact) } : undefined;
+}
