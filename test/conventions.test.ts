@@ -4,6 +4,7 @@
 // held to it, over HTTP (`serve --spec`'s server) and as a fetch handler, and the kit's harness to the mock. Where the mock does not yet keep a promise, the
 // gap is listed below with its reason (docs/resources.md): a fixed gap or a new one fails the test.
 import { writeFileSync } from "node:fs";
+import { createServer } from "node:http";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadContract } from "../src/contract/index.js";
@@ -84,36 +85,80 @@ describe.each(CONVENTIONS.map((c) => [c.name, c] as const))("the convention %s",
     }
   });
 
+  it("starts from --data: each convention's first create body as seed data, every promise still kept", async () => {
+    const contract = await loadContract(specOf(convention.name));
+    // The checker's first create the mock took, recorded as it was sent: a client's own body.
+    const recorder = createMockHandler({ contract, tokens: [CONVENTION_TOKEN] });
+    let first: { path: string; body: unknown } | undefined;
+    const recording = await serveHandler(async (request) => {
+      const body = request.method === "POST" || request.method === "PUT" ? await request.clone().text() : "";
+      const answer = await recorder(request);
+      const path = new URL(request.url).pathname;
+      const route = contract.route(request.method, path);
+      const role = route.kind === "found" ? recorder.engine.model.roleOf(route.operation) : undefined;
+      // A create, or an upsert's PUT that made the item (201): its collection is the path's parent.
+      const made = role?.role === "create" || (role?.resource.upsert === true && answer.status === 201);
+      if (first === undefined && made && answer.status < 300 && body !== "")
+        first = { path: role?.role === "create" ? path : path.replace(/\/[^/]*$/, ""), body: JSON.parse(body) };
+      return answer;
+    });
+    try {
+      await checkConvention(convention, recording.url);
+    } finally {
+      await recording.close();
+    }
+    expect(first, "a create the checker made").toBeDefined();
+    const dataFile = join(dir, `${convention.name}.data.json`);
+    writeFileSync(dataFile, JSON.stringify({ [first!.path]: [first!.body] }));
+    const server = await startMockServer({ contract, port: 0, tokens: [CONVENTION_TOKEN], dataFile });
+    try {
+      expect(server.engine.store.size).toBe(1);
+      expect(brokenIds(await checkConvention(convention, server.url))).toEqual(MOCK_GAPS[convention.name] ?? []);
+    } finally {
+      await server.close(100);
+    }
+  });
+
   it("is served the same by the kit's fetch handler", async () => {
     const contract = await loadContract(specOf(convention.name));
     const handler = createMockHandler({ contract, tokens: [CONVENTION_TOKEN] });
-    // The handler behind a loopback socket, so the checker sends as it does to any server.
-    const { createServer } = await import("node:http");
-    const http = createServer(async (req, res) => {
-      const chunks: Buffer[] = [];
-      for await (const c of req) chunks.push(c as Buffer);
-      const body = chunks.length === 0 ? undefined : Buffer.concat(chunks);
-      const answer = await handler(
-        new Request(`http://mock.test${req.url}`, {
-          method: req.method,
-          headers: req.headers as Record<string, string>,
-          ...(body === undefined ? {} : { body }),
-        }),
-      );
-      res.writeHead(answer.status, Object.fromEntries(answer.headers));
-      res.end(Buffer.from(await answer.arrayBuffer()));
-    });
-    await new Promise<void>((r) => http.listen(0, "127.0.0.1", r));
-    const port = (http.address() as { port: number }).port;
+    const served = await serveHandler(handler);
     try {
-      const outcomes = await checkConvention(convention, `http://127.0.0.1:${port}`);
-      expect(brokenIds(outcomes)).toEqual(MOCK_GAPS[convention.name] ?? []);
+      expect(brokenIds(await checkConvention(convention, served.url))).toEqual(MOCK_GAPS[convention.name] ?? []);
     } finally {
-      http.closeAllConnections();
-      await new Promise<void>((r) => http.close(() => r()));
+      await served.close();
     }
   });
 });
+
+/** A fetch handler behind a loopback socket, so the checker sends as it does to any server. */
+async function serveHandler(
+  handler: (request: Request) => Promise<Response>,
+): Promise<{ url: string; close(): Promise<void> }> {
+  const http = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const body = chunks.length === 0 ? undefined : Buffer.concat(chunks);
+    const answer = await handler(
+      new Request(`http://mock.test${req.url}`, {
+        method: req.method,
+        headers: req.headers as Record<string, string>,
+        ...(body === undefined ? {} : { body }),
+      }),
+    );
+    res.writeHead(answer.status, Object.fromEntries(answer.headers));
+    res.end(Buffer.from(await answer.arrayBuffer()));
+  });
+  await new Promise<void>((r) => http.listen(0, "127.0.0.1", r));
+  const port = (http.address() as { port: number }).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: async () => {
+      http.closeAllConnections();
+      await new Promise<void>((r) => http.close(() => r()));
+    },
+  };
+}
 
 /**
  * Cases the kit's harness fails on the kit's mock of a convention (`--generate`, level stateful counted):

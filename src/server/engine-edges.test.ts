@@ -255,6 +255,31 @@ describe("seed data", () => {
     );
     expect([made, engine.store.size]).toEqual([1, 1]);
   });
+
+  it("of a collection made only by upsert is put at each item's id; an item without one is named", () => {
+    const setting = {
+      type: "object",
+      required: ["key", "value"],
+      properties: { key: { type: "string" }, value: { type: "string" } },
+    };
+    const { engine, send } = engineOf({
+      "/settings/{key}": {
+        parameters: [{ name: "key", in: "path", required: true, schema: { type: "string" } }],
+        put: {
+          operationId: "putSetting",
+          requestBody: { required: true, ...json(setting) },
+          responses: { "200": json(setting), "201": json(setting) },
+        },
+        get: { operationId: "getSetting", responses: { "200": json(setting), "404": { description: "none" } } },
+      },
+    });
+    const data = { "/settings": [{ key: "theme", value: "dark" }] };
+    expect(engine.seed(JSON.stringify(data), "data.json")).toBe(1);
+    expect(send("GET", "/settings/theme")).toMatchObject({ status: 200, body: { key: "theme", value: "dark" } });
+    expect(() => engine.seed(JSON.stringify({ "/settings": [{ value: "x" }] }), "data.json")).toThrow(
+      "data.json: /settings item 0: has no key to be put at",
+    );
+  });
 });
 
 describe("deeply nested bodies", () => {

@@ -173,9 +173,9 @@ export function createEngine(contract: Contract, options: EngineOptions): Engine
       return (served ??= contract.operations.map((operation) => servedAs(ctx, operation)));
     },
     seed: (text, source) => {
-      const create = (path: string, body: Uint8Array, type: string): WireResponse => {
+      const create = (method: "POST" | "PUT", path: string, body: Uint8Array, type: string): WireResponse => {
         const headers = { "content-type": type };
-        return answered(() => route(ctx, TRUSTED, { method: "POST", url: path, headers, body }, path), onFailure);
+        return answered(() => route(ctx, TRUSTED, { method, url: path, headers, body }, path), onFailure);
       };
       return seedItems(contract, model, store, create, { text, source, limit: ctx.maxItemsName });
     },
