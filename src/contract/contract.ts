@@ -13,6 +13,7 @@ import { mediaTypeLookup } from "./media-type.js";
 import { createRouter, type Route } from "./routing.js";
 import { propertiesOf } from "./schema-properties.js";
 import { fromAjvErrors, type Violation } from "./violations.js";
+import { unsatisfiable, type Unsatisfiable } from "./unsatisfiable.js";
 
 // Pointers. Every `pointer` a compiled operation exposes is where the object really lives in
 // `Contract.document`: the operation-relative pointer (`/paths/~1plants/post/responses/400`) when the
@@ -159,6 +160,12 @@ export interface CompiledOperation {
   responseFor(status: number): CompiledResponse | undefined;
   /** The request media type entry covering a Content-Type header. */
   requestMediaType(contentType: string | undefined): MediaTypeEntry | undefined;
+  /**
+   * Why no success answer can keep the contract: every documented 2xx answer has a body schema and
+   * none accepts any value (unsatisfiable.ts), the first one's rule said; undefined when one may.
+   * A document fault: no server can answer such an operation with a success its contract accepts.
+   */
+  successUnsatisfiable(): Unsatisfiable | undefined;
 }
 
 /** An OpenAPI document, validated and compiled once; immutable and shared by server and harness. */
@@ -379,6 +386,8 @@ function compileOperation(
   const { security, pointerOfSecurity } = compileSecurity(c, schemes, o, pointer);
   const { regex, names } = compilePathTemplate(pathTemplate);
   const requestLookup = requestBody === undefined ? undefined : mediaTypeLookup(requestBody.content);
+  // Found when first asked: most runs never need it.
+  let noSuccess: Unsatisfiable | undefined | null = null;
   return Object.freeze({
     operationId,
     method,
@@ -410,7 +419,27 @@ function compileOperation(
     requestMediaType(contentType: string | undefined) {
       return requestLookup?.(contentType);
     },
+    successUnsatisfiable() {
+      if (noSuccess === null) noSuccess = successUnsatisfiable(c.doc, responses);
+      return noSuccess;
+    },
   });
+}
+
+/** The rule that keeps every documented 2xx answer from being made (see CompiledOperation). */
+function successUnsatisfiable(doc: Json, responses: ReadonlyMap<string, CompiledResponse>): Unsatisfiable | undefined {
+  let first: Unsatisfiable | undefined;
+  for (const [status, response] of responses) {
+    if (!/^2(\d\d|XX)$/.test(status)) continue;
+    if (response.content.size === 0) return undefined;
+    for (const entry of response.content.values()) {
+      if (!entry.hasSchema) return undefined;
+      const found = unsatisfiable(doc, `${entry.pointer}/schema`, "response");
+      if (found === undefined) return undefined;
+      first ??= found;
+    }
+  }
+  return first;
 }
 
 /** An operation's security requirements (its own, else the document's), each scheme resolved by name. */

@@ -83,3 +83,7 @@ export type {
 } from "./resources.js";
 export { followRefs, propertiesOf, propertySchemaAt, withAllOfParts } from "./schema-properties.js";
 export type { ObjectProperties, Resolve } from "./schema-properties.js";
+export { allowedName, deref, integerBounds, jsonKey, merge, NOTHING, typeOf, typesOf, view } from "./schema-view.js";
+export type { Schema } from "./schema-view.js";
+export { unsatisfiable, unsatisfiableSchema } from "./unsatisfiable.js";
+export type { Unsatisfiable } from "./unsatisfiable.js";

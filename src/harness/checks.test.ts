@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { kitContract } from "../../test/helpers.js";
+import { openApi } from "../../test/openapi-doc.js";
+import { compileContract } from "../contract/index.js";
 import { judge, type CheckContext } from "./checks.js";
 import type { Expectation } from "./case-types.js";
 
@@ -140,5 +142,43 @@ describe("judge: each check on its own evidence", () => {
   it("a 5xx body's start is part of the evidence", () => {
     const [f] = judge(ctx({ kind: "valid" }, answer(500, { error: 500, message: "db down" })));
     expect(f!.received).toContain("db down");
+  });
+});
+
+describe("judge: an operation whose success answers accept no value (a document fault)", () => {
+  const closed = {
+    type: "object",
+    additionalProperties: false,
+    required: ["id"],
+    allOf: [{ type: "object", properties: { id: { type: "integer" } } }],
+  };
+  const json = (schema: unknown) => ({ description: "x", content: { "application/json": { schema } } });
+  const doc = openApi({
+    "/batches": {
+      post: { operationId: "makeBatch", responses: { "200": json(closed), "400": json({ type: "object" }) } },
+    },
+    "/tags": { post: { operationId: "makeTag", responses: { "200": json({ type: "object", required: ["id"] }) } } },
+  });
+  const c = compileContract(doc, "doc.json");
+  const on = (id: string, result: CheckContext["result"]): string[] =>
+    judge({
+      operation: c.operation(id)!,
+      specSource: "doc.json",
+      expect: { kind: "valid" },
+      result,
+      earlierStatuses: [],
+    }).map((f) => `${f.severity} ${f.check} ${f.rule}`);
+
+  it("names the rule no server can keep: a 500 or a 200 there is a note, never the target's failure", () => {
+    const rule = "doc.json#/paths/~1batches/post/responses/200/content/application~1json/schema/additionalProperties";
+    expect(on("makeBatch", answer(500, "oops", "text/plain"))).toEqual([`note status.no-5xx ${rule}`]);
+    expect(on("makeBatch", answer(200, { id: 1 }))).toEqual([`note response.schema ${rule}`]);
+  });
+
+  it("leaves every other operation's failures and a refusal's findings as they are", () => {
+    expect(on("makeTag", answer(500, "oops", "text/plain"))).toEqual([
+      "failure status.no-5xx doc.json#/paths/~1tags/post/responses",
+    ]);
+    expect(on("makeBatch", answer(400, "no", "text/plain"))[0]).toMatch(/^failure /);
   });
 });

@@ -472,5 +472,37 @@ export function judge(ctx: CheckContext, only?: (id: CheckId) => boolean): Findi
   const judged: JudgedContext = { ...ctx, answer };
   const findings = CHECKS.filter((c) => only === undefined || only(c.id)).flatMap((c) => c.run(judged));
   const statusFailed = findings.some((f) => EXPECTATION_CHECKS.has(f.check) && f.severity !== "note");
-  return statusFailed ? findings.filter((f) => f.check !== "status.undocumented") : findings;
+  const judgedFindings = statusFailed ? findings.filter((f) => f.check !== "status.undocumented") : findings;
+  return documentFault(ctx, judgedFindings);
+}
+
+/** Checks a success or a server error fails when the contract's success answers accept no value. */
+const UNKEEPABLE = new Set<CheckId>([
+  "status.no-5xx",
+  "response.media-type",
+  "response.json",
+  "response.schema",
+  "valid.accepted",
+  "status.expected",
+  "status.undocumented",
+]);
+
+/**
+ * An operation no server can answer with a success its contract accepts (every documented 2xx body
+ * schema accepts no value: ShipEngine's `additionalProperties: false` beside properties only in
+ * `allOf`): a success or a server error on it is the document's fault, not the target's. Its failures
+ * become notes that name the rule, so the verdict never blames the target for it.
+ */
+function documentFault(ctx: CheckContext, findings: Finding[]): Finding[] {
+  const status = ctx.result.ok ? ctx.result.response.status : undefined;
+  if (status === undefined || (classOf(status) !== 2 && classOf(status) !== 5)) return findings;
+  if (!findings.some((f) => f.severity === "failure" && UNKEEPABLE.has(f.check))) return findings;
+  const fault = ctx.operation.successUnsatisfiable();
+  if (fault === undefined) return findings;
+  const why = `the contract's success answers of ${ctx.operation.operationId} accept no value (${fault.reason}), so no server can keep it`;
+  return findings.map((f) =>
+    f.severity === "failure" && UNKEEPABLE.has(f.check)
+      ? { ...f, severity: "note", message: `${f.message}; not judged: ${why}`, rule: ref(ctx, fault.pointer) }
+      : f,
+  );
 }

@@ -10,6 +10,7 @@ import {
   followRefs,
   locateRef,
   propertiesOf,
+  unsatisfiable,
   withAllOfParts,
 } from "../contract/portable.js";
 import {
@@ -225,11 +226,15 @@ export function documentedAnswer(
     if (accepts(base))
       return written(stored === undefined ? base : laidOver(base, stored, accepts, schema, ctx.resolve));
   }
-  throw new Unanswerable(
-    op.operationId,
-    status,
-    `no value the schema at ${entry.pointer}/schema accepts could be made`,
-  );
+  throw new Unanswerable(op.operationId, status, unmade(ctx, `${entry.pointer}/schema`));
+}
+
+/** Why no value was made for a schema: the rule no value can keep where the contract finds one, else that none was found. */
+function unmade(ctx: AnswerContext, pointer: string): string {
+  const fault = unsatisfiable(ctx.contract.document, pointer, "response");
+  return fault === undefined
+    ? `no value the schema at ${pointer} accepts could be made`
+    : `the schema at ${pointer} accepts no value: ${fault.reason} (${fault.pointer})`;
 }
 
 /** Plain values tried in turn: with examples or without, then fuller. */

@@ -251,7 +251,7 @@ describe("a document whose answers cannot be made", () => {
     const served = Object.fromEntries(broken.served.map((s) => [s.operation.operationId, s]));
     expect(served.getStatus!.unanswerable).toBe(true);
     expect(served.getStatus!.served).toContain(
-      "cannot answer, answers 500 PS_MOCK_UNANSWERABLE: no value the schema at /paths/~1status/get/responses/200/content/application~1json/schema accepts",
+      "cannot answer, answers 500 PS_MOCK_UNANSWERABLE: the schema at /paths/~1status/get/responses/200/content/application~1json/schema accepts no value: required property code: minLength 5 is above maxLength 2",
     );
     expect(served.ping!.unanswerable).toBeUndefined();
     const answer = broken.handle({ method: "GET", url: "/status", headers: {}, body: new Uint8Array() });

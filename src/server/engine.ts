@@ -145,7 +145,7 @@ export function createEngine(contract: Contract, options: EngineOptions): Engine
   const adminCheck = createBearerCheck(options.credentials.tokens);
   const expose = exposedHeaders(contract);
   const onFailure = options.onFailure ?? ((error) => console.error("plantstore: unexpected failure:", error));
-  const handle = (request: CoreRequest): WireResponse => answered(() => handleRequest(request), onFailure);
+  const handle = (request: CoreRequest): WireResponse => answered(() => handleRequest(request), onFailure, ctx);
   const handleRequest = (request: CoreRequest): WireResponse => {
     const path = requestPath(request.url);
     const preflight = preflightAnswer(contract, options.cors, request.method, path, request.headers);
@@ -153,14 +153,18 @@ export function createEngine(contract: Contract, options: EngineOptions): Engine
     const cors = corsHeaders(options.cors, first(request.headers.origin), expose);
     const before = store.version;
     // A failure here still gets the CORS headers, so a page can read its 500.
-    const answer = answered(() => {
-      const made =
-        options.admin === true && path.startsWith(ADMIN_PREFIX)
-          ? adminAnswer(model, store, adminCheck(first(request.headers.authorization)), request.method, path)
-          : route(ctx, credentialsOf, request, path, options.errorsOnDemand === true);
-      if (store.version !== before) options.onChange?.();
-      return made;
-    }, onFailure);
+    const answer = answered(
+      () => {
+        const made =
+          options.admin === true && path.startsWith(ADMIN_PREFIX)
+            ? adminAnswer(model, store, adminCheck(first(request.headers.authorization)), request.method, path)
+            : route(ctx, credentialsOf, request, path, options.errorsOnDemand === true);
+        if (store.version !== before) options.onChange?.();
+        return made;
+      },
+      onFailure,
+      ctx,
+    );
     return cors === undefined ? answer : { ...answer, headers: { ...answer.headers, ...cors } };
   };
   // Made when first read (the start-up report): probing every answer compiles every validator.
@@ -175,7 +179,7 @@ export function createEngine(contract: Contract, options: EngineOptions): Engine
     seed: (text, source) => {
       const create = (method: "POST" | "PUT", path: string, body: Uint8Array, type: string): WireResponse => {
         const headers = { "content-type": type };
-        return answered(() => route(ctx, TRUSTED, { method, url: path, headers, body }, path), onFailure);
+        return answered(() => route(ctx, TRUSTED, { method, url: path, headers, body }, path), onFailure, ctx);
       };
       return seedItems(contract, model, store, create, { text, source, limit: ctx.maxItemsName });
     },
@@ -219,17 +223,27 @@ function servedAs(ctx: Ctx, operation: CompiledOperation): ServedOperation {
  * adapter wraps: an operation that cannot answer gets 500 PS_MOCK_UNANSWERABLE naming it and why;
  * anything else is the engine's own failure, told to `onFailure` and answered 500 PS_INTERNAL.
  */
-function answered(make: () => WireResponse, onFailure: (error: unknown) => void): WireResponse {
+function answered(make: () => WireResponse, onFailure: (error: unknown) => void, ctx: Ctx): WireResponse {
   try {
     return make();
   } catch (error) {
-    if (error instanceof Unanswerable) return errorAnswer("PS_MOCK_UNANSWERABLE", error.message);
+    if (error instanceof Unanswerable) return unanswerable(ctx, error);
     try {
       onFailure(error);
     } catch {
       // A reporter that fails itself must not take the answer with it: the handle never throws.
     }
     return errorAnswer("PS_INTERNAL");
+  }
+}
+
+/** An operation that cannot answer: 500 PS_MOCK_UNANSWERABLE, in the error shape it documents for 500 where it can be made. */
+function unanswerable(ctx: Ctx, error: Unanswerable): WireResponse {
+  const op = ctx.contract.operations.find((o) => o.operationId === error.operationId);
+  try {
+    return errorFor(ctx.answers, op, "PS_MOCK_UNANSWERABLE", error.message, { status: 500 });
+  } catch {
+    return errorAnswer("PS_MOCK_UNANSWERABLE", error.message);
   }
 }
 

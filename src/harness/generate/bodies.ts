@@ -3,7 +3,7 @@ import type { CompiledOperation, Contract } from "../../contract/index.js";
 import { locateRef } from "../../contract/index.js";
 import { bodyContext, encodeBody, judge, schemaOf, verdict } from "./encoding.js";
 import { mutations, refusedAt } from "./mutations.js";
-import { typeOf, view } from "./schema-view.js";
+import { typeOf, view } from "../../contract/index.js";
 import { JSON_REQUEST, leftOut, valuesOf, type ValueContext } from "./values.js";
 
 /**

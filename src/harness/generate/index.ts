@@ -8,4 +8,3 @@ export type { GeneratedCase, GeneratedKind } from "./cases.js";
 export { bodyKind, schemaOf, verdict } from "./encoding.js";
 export { runGenerated } from "./phase.js";
 export { generatable, minimalRequest, plainRequestValue, requestFixture } from "./requests.js";
-export { typeOf, view } from "./schema-view.js";

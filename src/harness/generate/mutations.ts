@@ -2,7 +2,7 @@ import fc from "fast-check";
 import type { CheckedRequest, CompiledOperation } from "../../contract/index.js";
 import { INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN } from "../../contract/index.js";
 import { bodyContext, bodyKind, bodyMediaType, encodeBody, judge, schemaOf, verdict } from "./encoding.js";
-import { typeOf, typesOf, view, type Schema } from "./schema-view.js";
+import { typeOf, typesOf, view, type Schema } from "../../contract/index.js";
 import { leftOut, valuesOf } from "./values.js";
 
 /**

@@ -8,8 +8,8 @@ import { prepareRequest } from "../prepare-request.js";
 import type { Expectation, Fixture, FixtureStep } from "../case-types.js";
 import { NEAR_MISS_KINDS, unpresentableSecurity } from "../credentials.js";
 import { Random } from "../fresh.js";
-import { typesOf, view } from "./schema-view.js";
-import { unsatisfiable, type Unsatisfiable } from "./unsatisfiable.js";
+import { typesOf, view } from "../../contract/index.js";
+import { unsatisfiable, type Unsatisfiable } from "../../contract/index.js";
 import { bodyContentType, bodyMediaType } from "./encoding.js";
 import { bodyRulesBreakable } from "./mutations.js";
 import {

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import type { Schema } from "./schema-view.js";
+import type { Schema } from "../../contract/index.js";
 
 /**
  * Strings built to their schema's rules: lengths, formats and patterns are met by construction,

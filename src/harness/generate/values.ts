@@ -1,8 +1,17 @@
 import fc from "fast-check";
 import { TWO_53 } from "../../contract/index.js";
-import { allowedName, integerBounds, jsonKey, merge, NOTHING, typesOf, view, type Schema } from "./schema-view.js";
+import {
+  allowedName,
+  integerBounds,
+  jsonKey,
+  merge,
+  NOTHING,
+  typesOf,
+  view,
+  type Schema,
+} from "../../contract/index.js";
 import { patternArb, stringArb, type Charset } from "./strings.js";
-import { unsatisfiableSchema } from "./unsatisfiable.js";
+import { unsatisfiableSchema } from "../../contract/index.js";
 
 /**
  * Values of a JSON schema, built to satisfy it: every bound, length, count and required property is

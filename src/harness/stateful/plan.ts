@@ -14,7 +14,7 @@ import {
   type Resolve,
 } from "../../contract/index.js";
 import { bodyKind, schemaOf } from "../generate/index.js";
-import { typeOf, view } from "../generate/index.js";
+import { typeOf, view } from "../../contract/index.js";
 
 /** The operations of a resource a sequence calls, by role. */
 export interface StatefulOperations {

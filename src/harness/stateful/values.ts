@@ -9,7 +9,7 @@ import { freshValue, type Random } from "../fresh.js";
 import { minimalBody, positiveBodies, type GeneratorOptions } from "../generate/index.js";
 import { schemaOf, verdict } from "../generate/index.js";
 import { minimalRequest, plainRequestValue } from "../generate/index.js";
-import { typeOf, view } from "../generate/index.js";
+import { typeOf, view } from "../../contract/index.js";
 
 /** How an id the client chooses is drawn: beyond 2^53 (no double holds it), just below it, or ordinary. */
 export type IdKind = "big" | "near" | "ordinary";

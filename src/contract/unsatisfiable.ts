@@ -1,4 +1,4 @@
-import { escapePointer, resolvePointer } from "../../contract/index.js";
+import { escapePointer, resolvePointer } from "./json-pointer.js";
 import { integerBounds, typesOf, view, type Schema } from "./schema-view.js";
 
 /**

@@ -1,4 +1,5 @@
-import { INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN, resolvePointer, safeDecode } from "../../contract/index.js";
+import { INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN } from "./integer-bounds.js";
+import { resolvePointer, safeDecode } from "./json-pointer.js";
 
 /**
  * One view of a schema for the generators: local `$ref`s followed (their siblings applied, as Ajv
