@@ -43,6 +43,24 @@ export const STATEFUL_FAULTS = [
   { fault: "list-shows-deleted", check: "stateful.list-after-delete", what: "a list still shows deleted plants" },
   { fault: "ignores-limit", check: "stateful.list-limit", what: "a list ignores limit" },
   { fault: "list-duplicates", check: "stateful.list-unique", what: "a list repeats its last item" },
+  {
+    fault: "duplicate-overwrites",
+    check: "stateful.create-keeps-stored",
+    what: "a create with a stored id answers 201 and replaces the plant",
+  },
+  { fault: "put-merges", check: "stateful.replace-whole", what: "a replace keeps the optional fields it was not sent" },
+  {
+    fault: "replace-creates",
+    check: "stateful.absent-untouched",
+    what: "a replace of an id never made answers 200 and makes the plant",
+  },
+  { fault: "ids-never-freed", check: "stateful.id-reusable", what: "a deleted plant's id is refused 409 for ever" },
+  {
+    fault: "whole-list-misses-new",
+    check: "stateful.list-complete",
+    what: "a list without a tag leaves out the newest plant",
+  },
+  { fault: "cuts-text", check: "stateful.read-back", what: "keeps names and tags to their first 32 characters" },
 ] as const satisfies readonly { fault: string; check: StatefulCheckId; what: string }[];
 export type StatefulFault = (typeof STATEFUL_FAULTS)[number]["fault"];
 
@@ -58,7 +76,8 @@ export const SERVER_CHOICES = [
   { choice: "slow-chunked", what: "answers in chunks, a few milliseconds apart" },
   { choice: "ids-as-written", what: "writes ids and numbers back exactly as the client wrote them" },
   { choice: "normalises-text", what: "trims names and keeps tags in lower case" },
-  { choice: "put-merges", what: "a replace keeps the optional fields it was not sent" },
+  { choice: "duplicate-idempotent", what: "answers a create with a stored id 201 with the stored plant, unchanged" },
+  { choice: "tombstones", what: "answers 410 for a deleted plant and refuses its id with 409 for ever" },
   { choice: "gone-after-delete", what: "a deleted plant is answered 410 Gone" },
   { choice: "float32-height", what: "keeps the height (format float) as a float32" },
   { choice: "omits-empty", what: "leaves empty values out of its answers" },
@@ -226,8 +245,9 @@ type Accepted = Extract<ReturnType<typeof checkRequest>, { ok: true }>;
 function fields(store: Store, body: Record<string, unknown>, accepted: Accepted): Partial<Plant> {
   const out: Partial<Plant> = {};
   const normal = store.choice === "normalises-text";
-  if (typeof body.name === "string") out.name = normal ? body.name.trim().normalize("NFC") : body.name;
-  if (typeof body.tag === "string") out.tag = normal ? body.tag.toLowerCase() : body.tag;
+  const cut = (t: string): string => (store.fault === "cuts-text" ? [...t].slice(0, 32).join("") : t);
+  if (typeof body.name === "string") out.name = cut(normal ? body.name.trim().normalize("NFC") : body.name);
+  if (typeof body.tag === "string") out.tag = cut(normal ? body.tag.toLowerCase() : body.tag);
   if (typeof body.height === "number") {
     out.height = store.choice === "float32-height" ? Math.fround(body.height) : body.height;
     out.heightText = accepted.exact.get("/height")?.literal;
@@ -237,7 +257,11 @@ function fields(store: Store, body: Record<string, unknown>, accepted: Accepted)
 
 function create(store: Store, body: Record<string, unknown>, digits: string, accepted: Accepted): Answer {
   const id = store.key(digits);
-  if (store.plants.has(id)) return problem(409, `plant ${id} exists`);
+  const stored = store.plants.get(id);
+  if (stored !== undefined && store.choice === "duplicate-idempotent") return json(201, plantJson(store, stored));
+  if (stored !== undefined && store.fault !== "duplicate-overwrites") return problem(409, `plant ${id} exists`);
+  const freed = store.fault === "ids-never-freed" || store.choice === "tombstones";
+  if (freed && deleted.get(store)?.has(id) === true) return problem(409, `plant ${id} was deleted; its id is taken`);
   const written = accepted.exact.get("/id")?.literal ?? digits;
   const plant: Plant = {
     id,
@@ -259,16 +283,18 @@ function read(store: Store, id: string): Answer {
 /** What a read of a missing plant answers: 404, or 410 for one deleted (the choice gone-after-delete). */
 const deleted = new WeakMap<Store, Set<string>>();
 function gone(store: Store, id: string): Answer {
-  return store.choice === "gone-after-delete" && deleted.get(store)?.has(id) === true
+  const gone = store.choice === "gone-after-delete" || store.choice === "tombstones";
+  return gone && deleted.get(store)?.has(id) === true
     ? problem(410, `plant ${id} was deleted`)
     : problem(404, `no plant ${id}`);
 }
 
 function update(store: Store, id: string, body: Record<string, unknown>, patch: boolean, accepted: Accepted): Answer {
-  const old = store.plants.get(id);
+  const made: Plant = { id, idText: id, name: "" };
+  const old = store.plants.get(id) ?? (store.fault === "replace-creates" && !patch ? made : undefined);
   if (old === undefined) return problem(404, `no plant ${id}`);
   const set = fields(store, body, accepted);
-  const keeps = patch ? store.fault !== "patch-drops-unsent" : store.choice === "put-merges";
+  const keeps = patch ? store.fault !== "patch-drops-unsent" : store.fault === "put-merges";
   const base: Plant = keeps ? { ...old } : { id: old.id, idText: old.idText, name: old.name, createdAt: old.createdAt };
   const next: Plant = { ...base, ...set };
   if (store.choice === "server-filled") Object.assign(next, { updatedAt: now(), revision: (old.revision ?? 0) + 1 });
@@ -295,7 +321,7 @@ function list(store: Store, query: URLSearchParams): Answer {
   const tag = query.get("tag");
   const norm = (t: string | undefined) => (store.choice === "normalises-text" ? t?.toLowerCase() : t);
   let plants = [...store.index.values()].filter((p) => tag === null || norm(p.tag) === norm(tag));
-  if (store.fault === "list-misses-new") {
+  if (store.fault === "list-misses-new" || (store.fault === "whole-list-misses-new" && tag === null)) {
     const newest = store.newest()?.id;
     plants = plants.filter((p) => p.id !== newest);
   }

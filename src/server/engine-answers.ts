@@ -105,11 +105,17 @@ function schemaOf(ctx: AnswerContext, entry: MediaTypeEntry): unknown {
 }
 
 /**
- * A value with the required properties it lacks filled, nested objects too: from the example at the
+ * A value (or each item of a list) with the required properties it lacks filled, nested objects too: from the example at the
  * same place where it has one (the document's own words), else with a plain value.
  */
 export function complete(value: unknown, schema: unknown, resolve: Resolve, example?: unknown, depth = 0): unknown {
-  if (typeof value !== "object" || value === null || Array.isArray(value) || depth > 12) return value;
+  if (typeof value !== "object" || value === null || depth > 12) return value;
+  // A list's items each completed by the items' schema (and the example's first item).
+  if (Array.isArray(value)) {
+    const items = (followRefs(schema, resolve) as Json | undefined)?.items;
+    const shown = Array.isArray(example) ? example[0] : undefined;
+    return items === undefined ? value : value.map((v) => complete(v, items, resolve, shown, depth + 1));
+  }
   const { properties, required } = propertiesOf(followRefs(schema, resolve), resolve);
   const shown = typeof example === "object" && example !== null && !Array.isArray(example) ? (example as Json) : {};
   const out: Json = { ...(value as Json) };

@@ -6,8 +6,8 @@
 // what cannot be told apart from one is a note.
 import type { Finding } from "../checks.js";
 import { ExactLiteral } from "../../contract/index.js";
-import { at, compareIds, numericKey, sameValue, shown } from "./compare.js";
-import { differences, gone, madeName, note, stateful, success, type StatefulContext } from "./findings.js";
+import { at, compareIds, isEmptyValue, numericKey, sameValue, shown } from "./compare.js";
+import { differences, gone, madeName, note, onId, stateful, success, type StatefulContext } from "./findings.js";
 import type { StatefulCheckId } from "../stateful-check-ids.js";
 import { listFindings } from "./list-checks.js";
 import { sentId, type DoneStep, type ItemState } from "./state.js";
@@ -35,8 +35,18 @@ export const STATEFUL_CHECKS: readonly StatefulCheck[] = [
       "A read shows what the create wrote: each property the request and the answer share, numbers exactly, text as a server may keep it.",
   },
   {
+    id: "stateful.create-keeps-stored",
+    summary:
+      "A create again with a stored item's id is refused (the documented 409), or its success leaves the stored item as it was (RFC 9110 9.3.3).",
+  },
+  {
     id: "stateful.update-visible",
     summary: "After a replace or patch got a success (not 202), the next read shows the values it sent.",
+  },
+  {
+    id: "stateful.replace-whole",
+    summary:
+      "After a replace, an optional property it did not send no longer holds its old value: PUT replaces the whole representation (RFC 9110 9.3.4).",
   },
   {
     id: "stateful.patch-keeps-unsent",
@@ -51,9 +61,24 @@ export const STATEFUL_CHECKS: readonly StatefulCheck[] = [
     summary: "A delete of one item leaves another item the sequence made readable.",
   },
   {
+    id: "stateful.absent-untouched",
+    summary:
+      "A replace, patch or delete of an id never made gets 404 or 410 where the operation documents one, and makes nothing: a read of the id then finds nothing (RFC 9110 9.3.4, 9.3.5).",
+  },
+  {
+    id: "stateful.id-reusable",
+    summary:
+      "Where the client chooses ids, a create at the id of a deleted item succeeds, unless the server answered 410 for it (gone for good, RFC 9110 15.5.11).",
+  },
+  {
     id: "stateful.list-contains",
     summary:
       "A list that can single out an item the sequence made (by a filter on a fresh value, or under a parent it made) shows it, with its current values.",
+  },
+  {
+    id: "stateful.list-complete",
+    summary:
+      "A list page shorter than the limit sent, that names no next page, is the whole collection: it holds every item the sequence made and has not deleted, with its current values.",
   },
   {
     id: "stateful.list-after-delete",
@@ -77,10 +102,66 @@ export const STATEFUL_CHECKS: readonly StatefulCheck[] = [
 export function statefulFindings(c: StatefulContext, step: DoneStep): Finding[] {
   const spec = step.spec;
   if (step.status === undefined) return [];
+  if (spec.kind === "read" && spec.item === "C") return neverMadeRead(c, step);
   if (spec.kind === "read") return readFindings(c, c.state.items[spec.item], step);
-  if (spec.kind === "create") return createFindings(c, step);
+  if (spec.kind === "create" && spec.again === "recreate") return recreateFindings(c, c.state.items[spec.item], step);
+  if (spec.kind === "create") return spec.again === undefined ? createFindings(c, step) : [];
   if (spec.kind === "list") return listFindings(c, step);
+  if (spec.kind !== "parent" && spec.item === "C") return neverMadeWrite(c, step);
   return [];
+}
+
+/**
+ * A replace, patch or delete of an id no create gave: where the operation documents 404 or 410, a
+ * success (not 202) says it found, or made, what is not there.
+ */
+function neverMadeWrite(c: StatefulContext, step: DoneStep): Finding[] {
+  if (!success(step.status) || step.status === 202) return [];
+  const op = step.observed.operation;
+  if (!op.responses.has("404") && !op.responses.has("410")) return [];
+  const id = c.state.items.C.id;
+  return [
+    onId(
+      "stateful.absent-untouched",
+      c,
+      step,
+      `a ${step.spec.kind} of ${shown(id)}, an id no create gave, answered ${step.status}`,
+      `404 or 410, as ${op.operationId} documents`,
+    ),
+  ];
+}
+
+/** A read of the id never made, after a replace, patch or delete of it: nothing is there. */
+function neverMadeRead(c: StatefulContext, step: DoneStep): Finding[] {
+  if (!success(step.status)) return [];
+  const writes = c.state.done.filter((d) => d.spec.kind !== "read" && "item" in d.spec && d.spec.item === "C");
+  const made = writes.find((d) => success(d.status));
+  if (made === undefined) return [];
+  return [
+    onId(
+      "stateful.absent-untouched",
+      c,
+      step,
+      `${shown(c.state.items.C.id)}, an id no create gave, is there after step ${made.index + 1} (${made.label}) answered ${made.status}`,
+      "404 or 410: a write to an id that is not there makes nothing",
+    ),
+  ];
+}
+
+/** A create at the id a delete freed: refused, it keeps ids once deleted (allowed only where it said 410). */
+function recreateFindings(c: StatefulContext, x: ItemState, step: DoneStep): Finding[] {
+  if (success(step.status) || step.status === undefined || step.status >= 500) return [];
+  if (x.tombstoned || x.unsure) return [];
+  const deleted = c.state.done.find((d) => d.spec.kind === "delete" && "item" in d.spec && d.spec.item === x.name);
+  return [
+    stateful(
+      "stateful.id-reusable",
+      c,
+      step,
+      `a create at ${shown(x.id)}, the id of ${x.name} deleted by ${deleted === undefined ? "an earlier step" : `step ${deleted.index + 1} (${deleted.status})`}, answered ${step.status}`,
+      "a success: the delete freed the id (a server that keeps it says so with 410 on a read)",
+    ),
+  ];
 }
 
 /**
@@ -121,7 +202,68 @@ function readFindings(c: StatefulContext, x: ItemState, step: DoneStep): Finding
   if (!success(step.status)) return [];
   const item = at(step.body, c.state.target.itemAt(step.observed.operation));
   if (typeof item !== "object" || item === null || Array.isArray(item)) return [];
-  return [...idFindings(c, x, item as Record<string, unknown>, step), ...valueFindings(c, x, item, step)];
+  const o = item as Record<string, unknown>;
+  const replaced = duplicateFindings(c, x, o, step);
+  if (replaced.length > 0) return [...idFindings(c, x, o, step), ...replaced];
+  return [...idFindings(c, x, o, step), ...valueFindings(c, x, item, step), ...unsentFindings(c, x, o, step)];
+}
+
+/** A read after a create again with the item's id got a success: the item is not the second create's. */
+function duplicateFindings(c: StatefulContext, x: ItemState, item: Record<string, unknown>, step: DoneStep): Finding[] {
+  const d = x.duplicate;
+  if (d === undefined || differences(x, item).size === 0) return [];
+  const changed = [...d.sent].filter(([name, v]) => {
+    const before = x.expected.get(name);
+    return (
+      Object.prototype.hasOwnProperty.call(item, name) &&
+      sameValue(v, item[name]) &&
+      before !== undefined &&
+      !sameValue(before.value, item[name])
+    );
+  });
+  if (changed.length === 0) return [];
+  const what = changed.map(([name, v]) => `${name} ${shown(v)}`).join("; ");
+  const again = c.state.done[d.step];
+  return [
+    stateful(
+      "stateful.create-keeps-stored",
+      c,
+      step,
+      `${x.name} is read back with ${what}, the values of step ${d.step + 1} (${again?.label}), which answered ${again?.status}: the create replaced the stored item`,
+      `${x.name} as ${madeName(c, x)} made it, or a refusal (409) of the second create`,
+    ),
+  ];
+}
+
+/** A read after a replace: a property it did not send holds its old value still (RFC 9110 section 9.3.4). */
+function unsentFindings(c: StatefulContext, x: ItemState, item: Record<string, unknown>, step: DoneStep): Finding[] {
+  const kept = [...x.unsent].filter(
+    ([name, e]) =>
+      Object.prototype.hasOwnProperty.call(item, name) &&
+      !isEmptyValue(e.value) &&
+      e.value !== null &&
+      sameValue(e.value, item[name]) &&
+      !sameValue(defaultOf(c, name), item[name]),
+  );
+  if (kept.length === 0) return [];
+  const replace = c.state.done.findLast((d) => d.spec.kind === "replace" && "item" in d.spec && d.spec.item === x.name);
+  const what = kept.map(([name, e]) => `${name} ${shown(item[name])} (from step ${e.step + 1})`).join("; ");
+  return [
+    stateful(
+      "stateful.replace-whole",
+      c,
+      step,
+      `${x.name} still holds ${what}, which step ${(replace?.index ?? 0) + 1} (${replace?.label}) did not send`,
+      `${kept.map(([name]) => name).join(", ")} gone or at its default: a replace leaves what it sent`,
+    ),
+  ];
+}
+
+/** The default the replace's schema gives a property, where it gives one (a server may fill it). */
+function defaultOf(c: StatefulContext, name: string): unknown {
+  const replace = c.state.target.ops.replace;
+  if (replace === undefined) return undefined;
+  return c.state.target.propertyDefault(replace, name);
 }
 
 /** A read of an item the sequence made, not deleted, got 404 or 410: lost, or deleted with another. */

@@ -6,6 +6,7 @@ import { ExactLiteral } from "../../contract/index.js";
 import { at, compareIds, numericKey, sameValue, shown } from "./compare.js";
 import { differences, madeName, note, onId, stateful, success, type StatefulContext } from "./findings.js";
 import type { DoneStep, ItemState } from "./state.js";
+import { wholeLimit } from "./steps.js";
 
 /** The findings of a list: its limit, duplicates, and whether it shows the item it can single out. */
 export function listFindings(c: StatefulContext, step: DoneStep): Finding[] {
@@ -27,7 +28,56 @@ export function listFindings(c: StatefulContext, step: DoneStep): Finding[] {
     );
   out.push(...duplicates(c, step, items));
   if (step.spec.filterBy !== undefined) out.push(...singledOut(c, step, c.state.items[step.spec.filterBy], items));
+  if (step.spec.whole === true) out.push(...wholeList(c, step, items));
   return out;
+}
+
+/**
+ * A page shorter than the limit sent that names no next page (no next link or token, `has_more` not
+ * true, no `Link: rel="next"`, no total beyond it) is the whole collection by every paging convention:
+ * it holds every item the sequence made and has not deleted, as it is now, and none it deleted.
+ */
+function wholeList(c: StatefulContext, step: DoneStep, items: readonly unknown[]): Finding[] {
+  const limit = wholeLimit(c.state.target);
+  if (items.length >= limit || morePages(c, step, items.length)) return [];
+  const how = `of ${items.length} items (shorter than ${c.state.target.limit!.parameter.name}=${limit}, no next page)`;
+  const out: Finding[] = [];
+  for (const x of [c.state.items.A, c.state.items.B]) {
+    if (x.madeAt === undefined || x.id === undefined || x.unsure) continue;
+    const found = items.find((i) => isItem(c, x, i));
+    if (x.deletedAt !== undefined) {
+      if (found !== undefined)
+        out.push(
+          onId("stateful.list-after-delete", c, step, `the list ${how} still shows ${x.name}, deleted`, `no ${x.name}`),
+        );
+    } else if (found === undefined)
+      out.push(
+        onId(
+          "stateful.list-complete",
+          c,
+          step,
+          `the list ${how} does not show ${x.name}, made by ${madeName(c, x)}`,
+          `${x.name} in the whole list`,
+        ),
+      );
+    else out.push(...staleInList(c, step, x, found as Record<string, unknown>, how, "stateful.list-complete"));
+  }
+  return out;
+}
+
+/** Whether a list answer says there is more after it, by the paging its contract documents. */
+function morePages(c: StatefulContext, step: DoneStep, count: number): boolean {
+  const pages = c.state.target.resource.list?.pages;
+  const r = step.observed.result;
+  const link = r.ok ? r.response.headers.link : undefined;
+  if (typeof link === "string" && /rel="?next"?/i.test(link)) return true;
+  if (pages === undefined) return false;
+  const value = (pointer: string | undefined): unknown => (pointer === undefined ? undefined : at(step.body, pointer));
+  const next = [value(pages.nextUrl), value(pages.nextToken)];
+  if (next.some((v) => typeof v === "string" && v !== "")) return true;
+  if (value(pages.hasMore) === true) return true;
+  const total = value(pages.total);
+  return (typeof total === "number" || typeof total === "bigint") && Number(total) > count;
 }
 
 function duplicates(c: StatefulContext, step: DoneStep, items: readonly unknown[]): Finding[] {
@@ -129,7 +179,7 @@ function singledOut(c: StatefulContext, step: DoneStep, x: ItemState, items: rea
             "",
           ),
         ];
-  return staleInList(c, step, x, found as Record<string, unknown>, how);
+  return staleInList(c, step, x, found as Record<string, unknown>, how, "stateful.list-contains");
 }
 
 /** The item as listed shows its current values where it shows a property at all (a list may show fewer). */
@@ -139,6 +189,7 @@ function staleInList(
   x: ItemState,
   element: Record<string, unknown>,
   how: string,
+  check: "stateful.list-contains" | "stateful.list-complete",
 ): Finding[] {
   const shownOnly = Object.fromEntries([...x.expected].filter(([name]) => name in element));
   const diffs = differences({ ...x, expected: new Map(Object.entries(shownOnly)) }, element);
@@ -147,13 +198,5 @@ function staleInList(
     .flat()
     .map(({ name, e, read }) => `${name} ${shown(read)}, not ${shown(e.value)} from step ${e.step + 1}`)
     .join("; ");
-  return [
-    stateful(
-      "stateful.list-contains",
-      c,
-      step,
-      `the list ${how} shows ${x.name} with ${what}`,
-      `${x.name} as it is now`,
-    ),
-  ];
+  return [stateful(check, c, step, `the list ${how} shows ${x.name} with ${what}`, `${x.name} as it is now`)];
 }

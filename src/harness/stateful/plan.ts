@@ -63,6 +63,8 @@ export interface StatefulTarget {
   itemAt(op: CompiledOperation): string;
   /** The properties a write sends and a read shows (the request's and the answer's schemas share them); undefined: any. */
   compared(write: CompiledOperation, read: CompiledOperation): ReadonlySet<string> | undefined;
+  /** The `default` a property of an operation's request body has in its schema, or undefined. */
+  propertyDefault(op: CompiledOperation, name: string): unknown;
 }
 
 /**
@@ -194,6 +196,8 @@ function target(
     limit: ops.list === undefined ? undefined : listLimit(doc, resource, ops.list),
     itemAt,
     compared,
+    propertyDefault: (op, name) =>
+      (followRefs(propertiesOf(schemaOf(op, doc), resolve).properties.get(name), resolve) as Json | undefined)?.default,
   };
 }
 

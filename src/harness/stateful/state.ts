@@ -9,14 +9,18 @@ import { serverFilled, type StatefulTarget } from "./plan.js";
 import type { StepResult } from "../results.js";
 import type { SequenceValues } from "./values.js";
 
-/** The two items a sequence makes: A is read, updated and deleted; B stays, to see that A's changes spare it. */
-export type ItemName = "A" | "B";
+/**
+ * The items of a sequence: A is read, updated and deleted; B stays, to see that A's changes spare it;
+ * C is never made: an id no create gave, which a replace, patch, delete or read must not find.
+ */
+export type ItemName = "A" | "B" | "C";
 
 /** One step of a sequence, by what it does. */
 export type StepSpec =
   | { readonly kind: "parent"; readonly index: number }
-  | { readonly kind: "create" | "read" | "replace" | "patch" | "delete"; readonly item: ItemName }
-  | { readonly kind: "list"; readonly filterBy?: ItemName; readonly limit?: boolean };
+  | { readonly kind: "create"; readonly item: ItemName; readonly again?: "duplicate" | "recreate" }
+  | { readonly kind: "read" | "replace" | "patch" | "delete"; readonly item: ItemName }
+  | { readonly kind: "list"; readonly filterBy?: ItemName; readonly limit?: boolean; readonly whole?: boolean };
 
 /** A value the server should show for a property, and the step that wrote it. */
 export interface Expected {
@@ -42,6 +46,12 @@ export interface ItemState {
   deletedAt: number | undefined;
   /** The step of its last read that answered a success. */
   seenAt: number | undefined;
+  /** A create again with its id answered a success: that step and what it sent (it must not replace the item). */
+  duplicate: { readonly step: number; readonly sent: ReadonlyMap<string, unknown> } | undefined;
+  /** Properties the last replace did not send, with the values they held before (RFC 9110 9.3.4: gone now). */
+  readonly unsent: Map<string, Expected>;
+  /** A read after its delete answered 410: the server keeps the id as gone for good (RFC 9110 15.5.11). */
+  tombstoned: boolean;
 }
 
 /** One step as it went: what it was, and its exchange. */
@@ -78,8 +88,12 @@ export function newState(target: StatefulTarget): SequenceState {
     unsure: false,
     deletedAt: undefined,
     seenAt: undefined,
+    duplicate: undefined,
+    unsent: new Map(),
+    tombstoned: false,
   });
-  return { target, items: { A: item("A"), B: item("B") }, parentIds: new Map(), done: [], notes: [] };
+  const items = { A: item("A"), B: item("B"), C: item("C") };
+  return { target, items, parentIds: new Map(), done: [], notes: [] };
 }
 
 /** A step's exchange as the checks read it: status, exact JSON answer and body sent. */
@@ -98,10 +112,15 @@ const ACCEPTED = 202;
 /** What a step's answer changes in what the sequence knows. */
 export function recordStep(state: SequenceState, step: DoneStep): void {
   const { spec } = step;
+  // C is never made: what its steps got is judged, nothing of it is recorded.
+  if (spec.kind !== "parent" && spec.kind !== "list" && spec.item === "C") return;
   if (spec.kind === "parent") recordParent(state, step, spec.index);
+  else if (spec.kind === "create" && spec.again === "duplicate") recordDuplicate(state, state.items[spec.item], step);
   else if (spec.kind === "create") recordCreate(state, state.items[spec.item], step);
   else if (spec.kind === "read") {
-    if (success(step.status)) state.items[spec.item].seenAt = step.index;
+    const item = state.items[spec.item];
+    if (success(step.status)) item.seenAt = step.index;
+    if (step.status === 410 && item.deletedAt !== undefined) item.tombstoned = true;
   } else if (spec.kind === "replace" || spec.kind === "patch") recordUpdate(state, state.items[spec.item], step);
   else if (spec.kind === "delete" && success(step.status)) {
     const item = state.items[spec.item];
@@ -117,7 +136,21 @@ function recordParent(state: SequenceState, step: DoneStep, index: number): void
   else state.parentIds.set(parent.parameter, id);
 }
 
+/** A create again with a stored item's id that got a success: what it sent, to tell a replaced item by. */
+function recordDuplicate(state: SequenceState, item: ItemState, step: DoneStep): void {
+  if (!success(step.status) || step.status === ACCEPTED) return;
+  item.duplicate = { step: step.index, sent: new Map(writtenProperties(state, step.observed.operation, step.sent)) };
+}
+
 function recordCreate(state: SequenceState, item: ItemState, step: DoneStep): void {
+  if (step.spec.kind === "create" && step.spec.again === "recreate") {
+    // Made again after its delete: a new item at the old id, nothing of the old one expected.
+    if (!success(step.status) || step.status === ACCEPTED) return;
+    item.deletedAt = undefined;
+    item.expected.clear();
+    item.unsent.clear();
+    item.duplicate = undefined;
+  }
   if (!success(step.status) || step.status === ACCEPTED) {
     state.notes.push(`${step.label}: answered ${step.status ?? "nothing"}, so nothing is judged about ${item.name}`);
     return;
@@ -194,8 +227,15 @@ function recordUpdate(state: SequenceState, item: ItemState, step: DoneStep): vo
     for (const [name, e] of item.expected)
       if (sent.has(name) && !written.has(name)) item.expected.delete(name);
       else if (!written.has(name)) item.expected.set(name, { ...e, how: "kept", before: undefined });
-  if (how === "replace")
-    for (const name of [...item.expected.keys()]) if (!written.has(name)) item.expected.delete(name);
+  if (how === "replace") {
+    item.unsent.clear();
+    for (const [name, e] of [...item.expected])
+      if (!written.has(name) && !sent.has(name)) {
+        item.expected.delete(name);
+        item.unsent.set(name, e);
+      } else if (!written.has(name)) item.expected.delete(name);
+  }
+  for (const name of sent) item.unsent.delete(name as string);
   for (const [name, value] of written)
     item.expected.set(name, { value, step: step.index, how, before: item.expected.get(name)?.value });
   const filter = state.target.filter?.property;

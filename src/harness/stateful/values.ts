@@ -135,3 +135,53 @@ export function plainBody(contract: Contract, op: CompiledOperation, random: Ran
 export function plainParameters(contract: Contract, op: CompiledOperation): Record<string, unknown> {
   return { ...(minimalRequest(contract, op, NO_FRESH)?.parameters ?? {}) };
 }
+
+/** A property that names another item by its id. */
+const REFERENCE = /(^|[_-])id$|[a-z0-9]Id$|(^|[_-])(key|ref|slug|uuid)$/i;
+
+/** The longest text a sequence writes in a free-text property: long enough that a store cutting text shows it. */
+const LONG_TEXT = 300;
+
+/**
+ * Long, non-ASCII texts for the body's free-text properties (no format, pattern or enum), each as long
+ * as its schema allows up to LONG_TEXT code points: a store that cuts text short, or mangles
+ * characters beyond ASCII, shows it on the next read. `skip` names properties set otherwise.
+ */
+export function longTexts(
+  doc: unknown,
+  op: CompiledOperation,
+  random: Random,
+  skip: ReadonlySet<string>,
+): Record<string, string> {
+  const props = (view(doc, schemaOf(op, doc)).properties ?? {}) as Json;
+  const out: Record<string, string> = {};
+  for (const name of Object.keys(props)) {
+    // An id of something else (`productId`, `owner_id`) is a reference, not free text.
+    if (skip.has(name) || REFERENCE.test(name) || freshKind(doc, op, name) !== "string") continue;
+    const p = view(doc, props[name]);
+    const max = typeof p.maxLength === "number" ? Math.min(p.maxLength, LONG_TEXT) : LONG_TEXT;
+    const min = typeof p.minLength === "number" ? p.minLength : 0;
+    if (max < Math.max(min, 24)) continue;
+    const head = [...`Grüße ünd 🌱 ${random.hex(6)} `];
+    out[name] = [...head, ...Array.from({ length: max - head.length }, (_, i) => "abcdéfgh"[i % 8]!)].join("");
+  }
+  return out;
+}
+
+/**
+ * A body for a replace: the given one without its optional properties (id and `keep` stay), so that a
+ * replace that keeps what it was not sent shows it (RFC 9110 section 9.3.4); as given where the
+ * contract wants them.
+ */
+export function withoutOptionals(
+  contract: Contract,
+  op: CompiledOperation,
+  base: unknown,
+  keep: ReadonlySet<string>,
+): unknown {
+  if (typeof base !== "object" || base === null || Array.isArray(base)) return base;
+  const schema = view(contract.document, schemaOf(op, contract.document));
+  const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
+  const kept = Object.fromEntries(Object.entries(base as Json).filter(([k]) => required.has(k) || keep.has(k)));
+  return verdict(op, stringifyExact(kept)) ? kept : base;
+}
