@@ -9,6 +9,7 @@ import {
   followRefs,
   locateRef,
   propertiesOf,
+  propertySchemaAt,
   resourceModel,
   unescapePointer,
   type Resolve,
@@ -61,6 +62,11 @@ export interface StatefulTarget {
   readonly limit: { readonly parameter: CompiledParameter; readonly value: number } | undefined;
   /** Where an operation's success answer keeps the item: a JSON pointer ("" for the answer itself). */
   itemAt(op: CompiledOperation): string;
+  /**
+   * Where a write's request body keeps the item: the envelope the answers keep it in, where the
+   * request has it too (JSON:API's `{"data": {...}}`, `{"data": {"account": {...}}}`), else "".
+   */
+  requestItemAt(op: CompiledOperation): string;
   /** The properties a write sends and a read shows (the request's and the answer's schemas share them); undefined: any. */
   compared(write: CompiledOperation, read: CompiledOperation): ReadonlySet<string> | undefined;
   /** The `default` a property of an operation's request body has in its schema, or undefined. */
@@ -151,16 +157,23 @@ const LIMITS = [
 ] as const;
 
 /**
- * The request's and the answer's schemas of a property set the same rules: only then must the
- * answer hold what was written. Where they differ (Box's `login`: any text in, an email out; an
- * object of two properties in, one of six required out) a server cannot echo every value it took.
+ * The answer's schema of a property sets no rule the request's does not (it may set fewer: a
+ * `minLength` only on the way in): only then must the answer hold what was written. Where it sets
+ * another (Box's `login`: any text in, an email out; an object of two properties in, one of six
+ * required out) a server cannot echo every value it took.
  */
 function sameRules(request: unknown, answer: unknown, resolve: Resolve): boolean {
   if (answer === undefined) return false;
   const a = (followRefs(request, resolve) ?? {}) as Record<string, unknown>;
   const b = (followRefs(answer, resolve) ?? {}) as Record<string, unknown>;
   if (a === b) return true;
-  return LIMITS.every((k) => JSON.stringify(a[k]) === JSON.stringify(b[k]));
+  // The answer sets no rule the request does not (it may set fewer: a `minLength` only on the way in).
+  if (LIMITS.every((k) => b[k] === undefined || JSON.stringify(a[k]) === JSON.stringify(b[k]))) return true;
+  // Objects whose shared properties set the same rules (JSON:API's `attributes`, the answer's with
+  // readOnly ones more): compared by those, as sameValue compares objects.
+  const [pa, pb] = [propertiesOf(a, resolve).properties, propertiesOf(b, resolve).properties];
+  const shared = [...pa.keys()].filter((k) => pb.has(k));
+  return shared.length > 0 && shared.every((k) => sameRules(pa.get(k), pb.get(k), resolve));
 }
 
 function target(
@@ -172,8 +185,15 @@ function target(
 ): StatefulTarget {
   const id = resource.id!;
   const itemAt = (op: CompiledOperation): string => itemPointer(resolve, answerSchema(doc, op), id);
+  const requestItemAt = (op: CompiledOperation): string => {
+    const read = ops.read ?? ops.create;
+    const pointer = itemAt(read) || itemAt(ops.create);
+    if (pointer === "") return "";
+    const inner = propertySchemaAt(schemaOf(op, doc), pointer, resolve);
+    return propertiesOf(inner, resolve).properties.size > 0 ? pointer : "";
+  };
   const compared = (write: CompiledOperation, read: CompiledOperation): ReadonlySet<string> | undefined => {
-    const request = propertiesOf(schemaOf(write, doc), resolve);
+    const request = propertiesOf(propertySchemaAt(schemaOf(write, doc), requestItemAt(write), resolve), resolve);
     const answer = propertiesOf(at(resolve, answerSchema(doc, read), itemAt(read)), resolve);
     const names = [...request.properties.keys()].filter(
       (n) =>
@@ -195,6 +215,7 @@ function target(
     filter: ops.list === undefined ? undefined : listFilter(doc, resource, ops),
     limit: ops.list === undefined ? undefined : listLimit(doc, resource, ops.list),
     itemAt,
+    requestItemAt,
     compared,
     propertyDefault: (op, name) =>
       (followRefs(propertiesOf(schemaOf(op, doc), resolve).properties.get(name), resolve) as Json | undefined)?.default,
@@ -265,7 +286,11 @@ function itemPointer(resolve: Resolve, schema: unknown, id: IdProperty): string 
   if (properties.has(id.name)) return "";
   for (const [name, property] of properties)
     if (propertiesOf(property, resolve).properties.has(id.name)) return `/${escapePointer(name)}`;
-  return id.in === "response" && properties.has(id.at.slice(1)) ? id.at : "";
+  // Two envelopes deep: `{"data": {"account": {...}}}`.
+  for (const [name, property] of properties)
+    for (const [inner, sub] of propertiesOf(property, resolve).properties)
+      if (propertiesOf(sub, resolve).properties.has(id.name)) return `/${escapePointer(name)}/${escapePointer(inner)}`;
+  return id.in === "response" && propertySchemaAt(schema, id.at, resolve) !== undefined ? id.at : "";
 }
 
 /**

@@ -203,7 +203,9 @@ export function madeId(id: StatefulTarget["id"], step: DoneStep): unknown {
 }
 
 /** The properties of a body the checks compare later: sent, and shared by the write's request and the read's answer. */
-function writtenProperties(state: SequenceState, write: ObservedStep["operation"], sent: unknown): [string, unknown][] {
+function writtenProperties(state: SequenceState, write: ObservedStep["operation"], body: unknown): [string, unknown][] {
+  // The item where the request keeps it: the body, or inside the envelope the answers use too.
+  const sent = at(body, state.target.requestItemAt(write));
   if (typeof sent !== "object" || sent === null || Array.isArray(sent)) return [];
   const read = state.target.ops.read ?? state.target.ops.list;
   const shared = read === undefined ? undefined : state.target.compared(write, read);
@@ -222,7 +224,8 @@ function recordUpdate(state: SequenceState, item: ItemState, step: DoneStep): vo
   const written = new Map(writtenProperties(state, step.observed.operation, step.sent));
   // A property the patch sent is not kept, even where its value cannot be compared (a merge patch's
   // null removes it, RFC 7396; a request and an answer may shape it differently): it is no longer known.
-  const sent = typeof step.sent === "object" && step.sent !== null ? new Set(Object.keys(step.sent)) : new Set();
+  const sentItem = at(step.sent, state.target.requestItemAt(step.observed.operation));
+  const sent = typeof sentItem === "object" && sentItem !== null ? new Set(Object.keys(sentItem)) : new Set();
   if (how === "patch")
     for (const [name, e] of item.expected)
       if (sent.has(name) && !written.has(name)) item.expected.delete(name);

@@ -10,7 +10,7 @@ import { freshValue, type Random } from "../fresh.js";
 import type { StatefulTarget } from "./plan.js";
 import type { ItemName, SequenceState, StepSpec } from "./state.js";
 import { baseBody, bodyWith, freshId, freshKind, patchBody, plainParameters, type SequenceValues } from "./values.js";
-import { longTexts, withoutOptionals, type IdKind } from "./values.js";
+import { withLongTexts, withoutOptionals, type IdKind } from "./values.js";
 
 /** Every step a resource's operations allow, in the order a sequence takes them. */
 export function sequenceSteps(t: StatefulTarget): StepSpec[] {
@@ -109,7 +109,8 @@ export function stepRequest(inputs: StepInputs, spec: StepSpec): StepRequest | u
   if (op === undefined || (item.madeAt === undefined && spec.item !== "C") || item.id === undefined) return undefined;
   const parameters = { ...pathValues(inputs, op), [`path:${t.resource.idParameter}`]: item.id };
   if (spec.kind === "read" || spec.kind === "delete") return { op, parameters, body: undefined, expect: ON_ITEM };
-  const base = baseBody(inputs.contract, op, inputs.values.drawn, seedOf(inputs.values, `${spec.kind} ${spec.item}`));
+  const words = `${spec.kind} ${spec.item}`;
+  const base = baseBody(inputs.contract, op, inputs.values.drawn, seedOf(inputs.values, words), t.requestItemAt(op));
   const set = freshFilter(inputs, op);
   // The item's own id, where the body has the property (a replace that sends the whole item).
   set[t.id.name] = item.id;
@@ -118,10 +119,12 @@ export function stepRequest(inputs: StepInputs, spec: StepSpec): StepRequest | u
   if (spec.kind === "replace") {
     // Without the optional properties it need not send: a replace leaves none of the old ones.
     const whole = withoutOptionals(inputs.contract, op, base, new Set(Object.keys(set)));
-    const sent = typeof whole === "object" && whole !== null ? new Set(Object.keys(whole)) : new Set<string>();
-    const texts = longTexts(doc, op, inputs.random, new Set(Object.keys(set)));
-    body = bodyWith(inputs.contract, op, whole, { ...pick(texts, sent), ...set });
-  } else body = patchBody(inputs.contract, op, base, set, t.id.name);
+    const long = withLongTexts(doc, op, whole, inputs.random, new Set(Object.keys(set)));
+    body = bodyWith(inputs.contract, op, long, set, t.requestItemAt(op));
+  } else {
+    const long = withLongTexts(doc, op, base, inputs.random, new Set([...Object.keys(set), t.id.name]));
+    body = patchBody(inputs.contract, op, long, set, t.id.name, t.requestItemAt(op));
+  }
   return op.requestBody?.required === true && body === undefined
     ? undefined
     : { op, parameters, body, expect: ON_ITEM };
@@ -160,15 +163,16 @@ function createRequest(
   if (again !== undefined && (item.id === undefined || (again === "duplicate") !== (item.deletedAt === undefined)))
     return undefined;
   const words = again === undefined ? `create ${name}` : `create ${name} ${again}`;
-  const base = baseBody(inputs.contract, op, inputs.values.drawn, seedOf(inputs.values, words));
+  const base = baseBody(inputs.contract, op, inputs.values.drawn, seedOf(inputs.values, words), t.requestItemAt(op));
   const set = freshFilter(inputs, op);
   // An id the client sends is fresh for every run (where its schema takes any); one the server makes is
   // not sent. Made again, the item's own id.
   const kind = freshKind(inputs.contract.document, op, t.id.name);
   if (again !== undefined) set[t.id.name] = item.id;
   else if (t.idSent && kind !== undefined) set[t.id.name] = freshId(idKind(inputs.values, name), kind, inputs.random);
-  const texts = longTexts(inputs.contract.document, op, inputs.random, new Set([...Object.keys(set), t.id.name]));
-  const body = bodyWith(inputs.contract, op, t.idSent ? base : without(base, t.id.name), { ...texts, ...set });
+  const skip = new Set([...Object.keys(set), t.id.name]);
+  const long = withLongTexts(inputs.contract.document, op, base, inputs.random, skip);
+  const body = bodyWith(inputs.contract, op, t.idSent ? long : without(long, t.id.name), set, t.requestItemAt(op));
   if (op.requestBody?.required === true && body === undefined) return undefined;
   // A create again with a stored id: 2xx or 4xx are both answers the contract leaves open.
   const expect: Expectation = again === "duplicate" ? { kind: "duplicate" } : { kind: "valid", refusable: true };
@@ -177,10 +181,6 @@ function createRequest(
 
 /** The kind of id an item gets: C, never made, as A. */
 const idKind = (values: SequenceValues, name: ItemName): IdKind => values.ids[name === "C" ? "A" : name];
-
-/** The properties of `values` that `names` holds. */
-const pick = (values: Readonly<Record<string, string>>, names: ReadonlySet<string>): Record<string, string> =>
-  Object.fromEntries(Object.entries(values).filter(([k]) => names.has(k)));
 
 /**
  * An id no create gave, as the item path's parameter takes it: an integer far from any a store counts

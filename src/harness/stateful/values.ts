@@ -5,6 +5,14 @@
 import fc from "fast-check";
 import type { CompiledOperation, Contract } from "../../contract/index.js";
 import { INT64_MAX, readExactJson, resourceModel, stringifyExact, TWO_53 } from "../../contract/index.js";
+import {
+  documentResolver,
+  escapePointer,
+  propertiesOf,
+  propertySchemaAt,
+  unescapePointer,
+} from "../../contract/index.js";
+import { plainValue, type PlainOptions } from "../../contract/index.js";
 import { freshValue, type Random } from "../fresh.js";
 import { minimalBody, positiveBodies, type GeneratorOptions } from "../generate/index.js";
 import { schemaOf, verdict } from "../generate/index.js";
@@ -31,7 +39,7 @@ type Json = Record<string, unknown>;
  * one with every optional property the contract takes at its plainest too (so that a property a later
  * step does not send is there to be kept, or lost).
  */
-export function baseBody(contract: Contract, op: CompiledOperation, drawn: boolean, seed: number): unknown {
+export function baseBody(contract: Contract, op: CompiledOperation, drawn: boolean, seed: number, at = ""): unknown {
   if (op.requestBody === undefined) return undefined;
   const doc = contract.document;
   const text = drawn
@@ -41,21 +49,33 @@ export function baseBody(contract: Contract, op: CompiledOperation, drawn: boole
     : undefined;
   const chosen = text ?? minimalBody(op, doc, NO_FRESH)?.text;
   const value = chosen === undefined ? undefined : readExactJson(chosen)?.value;
-  return text === undefined ? withPlainOptionals(doc, op, value) : value;
+  return text === undefined ? withPlainOptionals(contract, op, value, at) : value;
 }
 
-/** An object body with each optional property it lacks set to its plainest value, where the contract takes it. */
-function withPlainOptionals(doc: unknown, op: CompiledOperation, body: unknown): unknown {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) return body;
-  let out = body as Json;
-  const schema = view(doc, schemaOf(op, doc));
-  for (const [name, property] of Object.entries((schema.properties ?? {}) as Json)) {
+/** A request's plain value with the optional properties of its first levels. */
+const FULLER: PlainOptions = { examples: false, defaults: true, fill: 2, untyped: "string" };
+
+/**
+ * An object body whose item (at `at`: the body, or inside its envelope) has each optional property it
+ * lacks set to its plainest value, where the contract takes it.
+ */
+function withPlainOptionals(contract: Contract, op: CompiledOperation, body: unknown, at: string): unknown {
+  const doc = contract.document;
+  const item = valueAt(body, at);
+  if (typeof item !== "object" || item === null || Array.isArray(item)) return body;
+  let out = item as Json;
+  for (const [name, property] of propertiesAt(contract, op, at)) {
     const p = view(doc, property);
     if (name in out || p.readOnly === true) continue;
-    const next = { ...out, [name]: plainRequestValue(property, doc) };
-    if (verdict(op, stringifyExact(next))) out = next;
+    // Fuller first (an object's optional properties too: JSON:API's `attributes`), then plainest.
+    for (const value of [plainValue(property, documentResolver(doc), FULLER), plainRequestValue(property, doc)]) {
+      const next = { ...out, [name]: value };
+      if (!verdict(op, stringifyExact(withValueAt(body, at, next)))) continue;
+      out = next;
+      break;
+    }
   }
-  return out;
+  return withValueAt(body, at, out);
 }
 
 /** The kind of fresh value a property of a request body takes: an integer, a text, or none. */
@@ -80,29 +100,34 @@ export function freshId(kind: IdKind, type: "integer" | "string", random: Random
 }
 
 /**
- * The body's text with the given properties set (those its schema has), when the contract accepts
- * it; else with each property left as drawn in turn; undefined when none is accepted.
+ * The body's text with the given properties set on the item (those its schema has), where the
+ * request keeps it (`at`: the body, or `/data` of an envelope), when the contract accepts it; else
+ * with each property left as drawn in turn; undefined when none is accepted.
  */
 export function bodyWith(
   contract: Contract,
   op: CompiledOperation,
   base: unknown,
   set: Readonly<Record<string, unknown>>,
+  at = "",
 ): string | undefined {
   if (op.requestBody === undefined) return undefined;
-  const object = typeof base === "object" && base !== null && !Array.isArray(base) ? (base as Json) : undefined;
+  const item = valueAt(base, at);
+  const object = typeof item === "object" && item !== null && !Array.isArray(item) ? (item as Json) : undefined;
   if (object === undefined) return base === undefined ? undefined : stringifyExact(base);
-  const props = (view(contract.document, schemaOf(op, contract.document)).properties ?? {}) as Json;
-  const names = Object.keys(set).filter((n) => props[n] !== undefined);
+  const props = propertiesAt(contract, op, at);
+  const names = Object.keys(set).filter((n) => props.has(n));
   const attempt = (keep: readonly string[]): string | undefined => {
-    const text = stringifyExact({ ...object, ...Object.fromEntries(keep.map((n) => [n, set[n]])) });
+    const text = stringifyExact(
+      withValueAt(base, at, { ...object, ...Object.fromEntries(keep.map((n) => [n, set[n]])) }),
+    );
     return verdict(op, text) ? text : undefined;
   };
   return attempt(names) ?? names.map((n) => attempt(names.filter((m) => m !== n))).find((t) => t !== undefined);
 }
 
 /**
- * A patch body: only the properties given (a new filter value), else one property of the drawn body,
+ * A patch body: only the properties given (a new filter value), else one property of the drawn item,
  * so that the others can be seen kept; the whole body when the contract wants more.
  */
 export function patchBody(
@@ -111,13 +136,44 @@ export function patchBody(
   base: unknown,
   set: Readonly<Record<string, unknown>>,
   idName: string,
+  at = "",
 ): string | undefined {
-  if (typeof base !== "object" || base === null || Array.isArray(base)) return bodyWith(contract, op, base, set);
-  const props = (view(contract.document, schemaOf(op, contract.document)).properties ?? {}) as Json;
-  const given = Object.keys(set).filter((k) => k !== idName && props[k] !== undefined);
-  const other = Object.keys(base).find((k) => !(k in set) && k !== idName);
-  const small = given.length > 0 ? {} : Object.fromEntries(Object.entries(base as Json).filter(([k]) => k === other));
-  return bodyWith(contract, op, small, set) ?? bodyWith(contract, op, base, set);
+  const item = valueAt(base, at);
+  if (typeof item !== "object" || item === null || Array.isArray(item)) return bodyWith(contract, op, base, set, at);
+  const props = propertiesAt(contract, op, at);
+  const given = Object.keys(set).filter((k) => k !== idName && props.has(k));
+  // A property that carries values, not a discriminator (JSON:API's `type`) or a reference.
+  const candidates = Object.keys(item).filter((k) => !(k in set) && k !== idName);
+  const other = candidates.find((k) => !REFERENCE.test(k)) ?? candidates[0];
+  const kept = Object.fromEntries(Object.entries(item as Json).filter(([k]) => k === other));
+  const small = withValueAt(base, at, given.length > 0 ? {} : kept);
+  return bodyWith(contract, op, small, set, at) ?? bodyWith(contract, op, base, set, at);
+}
+
+/** The properties of the item's schema where a request keeps it. */
+function propertiesAt(contract: Contract, op: CompiledOperation, at: string): ReadonlyMap<string, unknown> {
+  const resolve = documentResolver(contract.document);
+  return propertiesOf(propertySchemaAt(schemaOf(op, contract.document), at, resolve), resolve).properties;
+}
+
+/** The value at a JSON pointer of plain objects; undefined where nothing is. */
+function valueAt(value: unknown, pointer: string): unknown {
+  let here = value;
+  for (const token of pointer.split("/").slice(1)) {
+    if (typeof here !== "object" || here === null) return undefined;
+    here = (here as Json)[unescapePointer(token)];
+  }
+  return here;
+}
+
+/** A copy of `value` with `inner` at the pointer (the objects on the way copied). */
+function withValueAt(value: unknown, pointer: string, inner: unknown): unknown {
+  const tokens = pointer.split("/").slice(1).map(unescapePointer);
+  if (tokens.length === 0) return inner;
+  const [first, ...rest] = tokens as [string, ...string[]];
+  const object = typeof value === "object" && value !== null ? (value as Json) : {};
+  const restPointer = rest.map((t) => `/${escapePointer(t)}`).join("");
+  return { ...object, [first]: withValueAt(object[first], restPointer, inner) };
 }
 
 /**
@@ -137,35 +193,52 @@ export function plainParameters(contract: Contract, op: CompiledOperation): Reco
 }
 
 /** A property that names another item by its id. */
-const REFERENCE = /(^|[_-])id$|[a-z0-9]Id$|(^|[_-])(key|ref|slug|uuid)$/i;
+const REFERENCE = /(^|[_-])id$|[a-z0-9]Id$|(^|[_-])(key|ref|slug|uuid)$|^(type|kind|object|@type)$/i;
 
 /** The longest text a sequence writes in a free-text property: long enough that a store cutting text shows it. */
 const LONG_TEXT = 300;
 
 /**
- * Long, non-ASCII texts for the body's free-text properties (no format, pattern or enum), each as long
- * as its schema allows up to LONG_TEXT code points: a store that cuts text short, or mangles
- * characters beyond ASCII, shows it on the next read. `skip` names properties set otherwise.
+ * The body with each free-text string it holds (its schema has no format, pattern or enum; the
+ * property is no reference such as `productId`), at any depth to 4 (JSON:API's `data.attributes`),
+ * replaced by a long text beyond ASCII, as long as its `maxLength` allows up to LONG_TEXT code points:
+ * a store that cuts text short or mangles it shows it on the next read. `skip` names top-level
+ * properties set otherwise. The body as given where the contract refuses the change.
  */
-export function longTexts(
+export function withLongTexts(
   doc: unknown,
   op: CompiledOperation,
+  body: unknown,
   random: Random,
   skip: ReadonlySet<string>,
-): Record<string, string> {
-  const props = (view(doc, schemaOf(op, doc)).properties ?? {}) as Json;
-  const out: Record<string, string> = {};
-  for (const name of Object.keys(props)) {
-    // An id of something else (`productId`, `owner_id`) is a reference, not free text.
-    if (skip.has(name) || REFERENCE.test(name) || freshKind(doc, op, name) !== "string") continue;
-    const p = view(doc, props[name]);
-    const max = typeof p.maxLength === "number" ? Math.min(p.maxLength, LONG_TEXT) : LONG_TEXT;
-    const min = typeof p.minLength === "number" ? p.minLength : 0;
-    if (max < Math.max(min, 24)) continue;
-    const head = [...`Grüße ünd 🌱 ${random.hex(6)} `];
-    out[name] = [...head, ...Array.from({ length: max - head.length }, (_, i) => "abcdéfgh"[i % 8]!)].join("");
-  }
-  return out;
+): unknown {
+  const long = (schema: unknown, value: unknown, depth: number, top: boolean): unknown => {
+    if (typeof value !== "object" || value === null || Array.isArray(value) || depth > 4) return value;
+    const props = (view(doc, schema).properties ?? {}) as Json;
+    const out: Json = { ...(value as Json) };
+    for (const [name, v] of Object.entries(out)) {
+      if (props[name] === undefined || (top && skip.has(name)) || REFERENCE.test(name)) continue;
+      const p = view(doc, props[name]);
+      if (typeof v === "string") {
+        const text = longText(p, random);
+        if (text !== undefined) out[name] = text;
+      } else out[name] = long(props[name], v, depth + 1, false);
+    }
+    return out;
+  };
+  const changed = long(schemaOf(op, doc), body, 0, true);
+  return verdict(op, stringifyExact(changed)) ? changed : body;
+}
+
+/** A long text a free-text schema takes, up to LONG_TEXT code points; undefined for any other schema. */
+function longText(p: Json, random: Random): string | undefined {
+  const free = typeOf(p) === "string" && p.enum === undefined && p.const === undefined;
+  if (!free || p.pattern !== undefined || p.format !== undefined) return undefined;
+  const max = typeof p.maxLength === "number" ? Math.min(p.maxLength, LONG_TEXT) : LONG_TEXT;
+  const min = typeof p.minLength === "number" ? p.minLength : 0;
+  if (max < Math.max(min, 24)) return undefined;
+  const head = [...`Grüße ünd 🌱 ${random.hex(6)} `];
+  return [...head, ...Array.from({ length: max - head.length }, (_, i) => "abcdéfgh"[i % 8]!)].join("");
 }
 
 /**
