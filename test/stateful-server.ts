@@ -88,10 +88,16 @@ export interface StatefulServerOptions {
   readonly fault?: StatefulFault;
   readonly choice?: ServerChoice;
   readonly token?: string;
+  /** Every answer this much later (a slow target: bench/slow-target.ts). */
+  readonly delayMs?: number;
 }
 
 export interface StatefulServer {
   readonly url: string;
+  /** How many requests it has answered. */
+  readonly answered: () => number;
+  /** The most requests it has held at once (with delayMs: the answers wait). */
+  readonly mostInFlight: () => number;
   close(): Promise<void>;
 }
 
@@ -127,6 +133,8 @@ export async function startStatefulServer(options: StatefulServerOptions = {}): 
   const c = await statefulContract();
   const handle = createHandler(c, new Store(options), options.token ?? TOKEN);
   const slow = options.choice === "slow-chunked";
+  let answered = 0;
+  let [inFlight, most] = [0, 0];
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -140,6 +148,15 @@ export async function startStatefulServer(options: StatefulServerOptions = {}): 
         query: q < 0 ? "" : target.slice(q + 1),
       };
       const answer = handle(req.method ?? "GET", message);
+      answered++;
+      if (options.delayMs !== undefined) {
+        most = Math.max(most, ++inFlight);
+        setTimeout(() => {
+          inFlight--;
+          res.writeHead(answer.status, answer.headers).end(answer.body);
+        }, options.delayMs);
+        return;
+      }
       if (!slow) {
         res.writeHead(answer.status, answer.headers).end(answer.body);
         return;
@@ -151,6 +168,8 @@ export async function startStatefulServer(options: StatefulServerOptions = {}): 
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
+    answered: () => answered,
+    mostInFlight: () => most,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

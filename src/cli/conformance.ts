@@ -286,7 +286,7 @@ export const CONFORMANCE = {
       value: "N",
       min: 1,
       max: 64,
-      help: "cases in parallel; results stay in fixture order",
+      help: "cases in parallel, and requests in flight within a generated case; results stay in order",
       default: RUN_DEFAULTS.concurrency,
       option: `${run}.concurrency`,
       section: "Limits",

@@ -31,6 +31,14 @@ export class Random {
     return min + (this.next64() % (max - min + 1n));
   }
 
+  /** Where the sequence is now; `restore` goes back there (a draw replayed gives the same values). */
+  checkpoint(): () => void {
+    const state = this.#state;
+    return () => {
+      this.#state = state;
+    };
+  }
+
   hex(bytes: number): string {
     let out = "";
     while (out.length < bytes * 2) out += this.next64().toString(16).padStart(16, "0");

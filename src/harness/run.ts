@@ -185,7 +185,17 @@ async function runGeneratedCases(
     results.push(result);
     caseFinished(result, results.length - 1);
   };
-  const generated = await runGenerated(contract, plan.generated, options.generate, seed, runCase, deadline, announce);
+  const concurrency = Math.max(1, options.concurrency ?? RUN_DEFAULTS.concurrency);
+  const generated = await runGenerated(
+    contract,
+    plan.generated,
+    options.generate,
+    seed,
+    runCase,
+    deadline,
+    announce,
+    concurrency,
+  );
   const specSource = shortPath(contract.source);
   const env = { contract, specSource, runCase, seed, deadline };
   const stateful = await runStatefulCases(env, plan.stateful, plan.links, announce);

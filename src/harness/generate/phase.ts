@@ -49,11 +49,15 @@ interface Ctx {
   readonly runCase: RunCase;
   /** Values of the case's own requests: drawn from the seed. */
   readonly generator: GeneratorOptions;
+  /** Where the generator's fresh values are now; calling the result goes back there. */
+  readonly freshCheckpoint: () => () => void;
   /** Values of the plainest requests and their producers, judged strictly: never repeated across runs. */
   readonly probe: GeneratorOptions;
   readonly random: Random;
   /** The outer guard (--max-time), as a Date.now() instant: only a hang ever reaches it. */
   readonly deadline: number;
+  /** How many of a case's generated requests may be in flight at once (--concurrency). */
+  readonly concurrency: number;
 }
 
 /**
@@ -61,7 +65,9 @@ interface Ctx {
  * failing one is shrunk (fast-check re-sends smaller ones, at most GENERATION_BUDGET.shrinkSends) and
  * reported as the case of its operation and polarity, with its reason and a curl command. Before
  * them, the plainest valid request must get the documented success. The same seed gives the same
- * requests in the same order; cases run one at a time, whatever --concurrency says. `deadline` is an
+ * requests, judged in the same order: cases run one at a time, and within a case up to `concurrency`
+ * requests are in flight (sent ahead of the one judged; a slow target costs its latency once per
+ * `concurrency` requests), the first failing one in the seed's order shrunk. `deadline` is an
  * outer guard: reaching it stops the run, and every case not judged then says so. Each case is given
  * to `onCase` as it finishes.
  */
@@ -73,9 +79,22 @@ export async function runGenerated(
   runCase: RunCase,
   deadline: number,
   onCase: (result: CaseResult) => void = () => {},
+  concurrency = 1,
 ): Promise<GeneratedRun> {
   const random = new Random(seed ^ 0x9e3779b97f4a7c15n);
-  const ctx: Ctx = { contract, options, seed, runCase, random, deadline, ...freshMakers(random, options, contract) };
+  // The generator's fresh values from a stream of their own: drawing them never depends on what the
+  // cases' runs consume, so the requests drawn ahead (sentAhead) are the ones fast-check draws.
+  const fresh = freshMakers(new Random(seed ^ 0x2545f4914f6cdd1dn), options, contract);
+  const ctx: Ctx = {
+    contract,
+    options,
+    seed,
+    runCase,
+    random,
+    deadline,
+    concurrency: Math.max(1, concurrency),
+    ...fresh,
+  };
   const results: CaseResult[] = [];
   const finished = (result: CaseResult): void => {
     results.push(result);
@@ -109,9 +128,16 @@ function freshMakers(
   random: Random,
   options: GenerateOptions,
   contract: Contract,
-): { generator: GeneratorOptions; probe: GeneratorOptions } {
+): { generator: GeneratorOptions; probe: GeneratorOptions; freshCheckpoint: () => () => void } {
   const intKinds = ["int64", "int64-big", "int64-negative", "int64-big-negative"] as const;
   let k = 0;
+  const freshCheckpoint = (): (() => void) => {
+    const [restore, kept] = [random.checkpoint(), k];
+    return () => {
+      restore();
+      k = kept;
+    };
+  };
   // Unique properties get run-fresh values (the four int64 kinds in turn), as fixtures' $fresh do.
   const make = (type: "integer" | "string") =>
     type === "string"
@@ -129,6 +155,7 @@ function freshMakers(
   return {
     generator: { fresh: new Map(names.map((name) => [name, make] as const)) },
     probe: { fresh: new Map(names.map((name) => [name, probeMake] as const)) },
+    freshCheckpoint,
   };
 }
 
@@ -331,8 +358,12 @@ async function searchRequests(
     polarity === "positive"
       ? positiveRequests(ctx.contract, op, ctx.generator)
       : negativeRequests(ctx.contract, op, ctx.generator);
+  const seed = Number(BigInt.asUintN(31, ctx.seed));
+  const ahead = sentAhead(ctx, arb, seed, judge);
+  let drawn = 0;
   const details = await fc.check(
     fc.asyncProperty(arb, async (request) => {
+      const index = drawn++;
       fc.pre(request !== null); // a candidate the contract disagrees with is skipped, never sent
       // Shrinking is budgeted by sends: past the budget a candidate is taken as passing, unsent. A
       // failure without an answer (a timeout, a reset) is not shrunk at all: each smaller request
@@ -340,7 +371,10 @@ async function searchRequests(
       if (lastFailure !== undefined && lastFailure.result.steps.some((st) => st.transportFailure !== undefined))
         return true;
       if (lastFailure !== undefined && ++shrinkSends > GENERATION_BUDGET.shrinkSends) return true;
-      const result = await judge(request as GeneratedRequest);
+      // Before the first failure, fast-check draws what fc.sample draws with the seed: sent ahead.
+      const early = lastFailure === undefined ? ahead.take(index, request as GeneratedRequest) : undefined;
+      if (lastFailure === undefined) ahead.fill(index + 1);
+      const result = await (early ?? judge(request as GeneratedRequest));
       judged++;
       if (result.outcome === "error") harnessError ??= result;
       for (const step of result.steps)
@@ -350,7 +384,7 @@ async function searchRequests(
       return result.outcome !== "fail";
     }),
     {
-      seed: Number(BigInt.asUintN(31, ctx.seed)),
+      seed,
       numRuns: ctx.options.count,
       // The outer guard only: a run that reaches it is reported as stopped, never as judged.
       interruptAfterTimeLimit: Math.max(1, ctx.deadline - Date.now()),
@@ -366,6 +400,51 @@ async function searchRequests(
     shrinkSends,
     numShrinks: details.numShrinks,
     interrupted: details.interrupted,
+  };
+}
+
+/**
+ * The requests of a case sent ahead of the one fast-check judges, `concurrency - 1` at most in flight
+ * besides it: fast-check draws, before its first failure, exactly what fc.sample draws with the same
+ * seed, so the candidates are known in order. `take` gives the judgement of the candidate at an index
+ * when it is the one drawn (the same request), `fill` starts the next ones. Each result is judged in
+ * the seed's order whatever order the answers came in: the verdict is the same on a fast target and a
+ * slow one; only requests after a failure may have been sent for nothing.
+ */
+function sentAhead(
+  ctx: Ctx,
+  arb: fc.Arbitrary<GeneratedRequest | null>,
+  seed: number,
+  judge: (request: GeneratedRequest) => Promise<CaseResult>,
+): { take(index: number, request: GeneratedRequest): Promise<CaseResult> | undefined; fill(from: number): void } {
+  const started = new Map<number, Promise<CaseResult>>();
+  if (ctx.concurrency <= 1) return { take: () => undefined, fill: () => {} };
+  // Drawn as fast-check will draw them: from the same seed and the same fresh values (put back after).
+  const restore = ctx.freshCheckpoint();
+  const planned = fc.sample(arb, { seed, numRuns: ctx.options.count * 2 });
+  restore();
+  const key = (r: GeneratedRequest | null): string =>
+    JSON.stringify(r, (_k, v: unknown) => (typeof v === "bigint" ? `${v}n` : v));
+  return {
+    take(index, request) {
+      const early = started.get(index);
+      started.delete(index);
+      return early !== undefined && key(planned[index] ?? null) === key(request) ? early : undefined;
+    },
+    fill(from) {
+      let inFlight = started.size;
+      for (let i = from; i < planned.length && inFlight < ctx.concurrency - 1; i++) {
+        const candidate = planned[i];
+        if (candidate === null || candidate === undefined) continue;
+        if (!started.has(i)) {
+          const sent = judge(candidate);
+          // One never taken (a failure came first) is not awaited: its rejection must not go unheard.
+          sent.catch(() => {});
+          started.set(i, sent);
+        }
+        inFlight = [...started.keys()].filter((k) => k >= from).length;
+      }
+    },
   };
 }
 
