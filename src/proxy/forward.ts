@@ -223,6 +223,8 @@ class InFlight {
   private clientGone: string | undefined;
   private timedOut = false;
   private settled = false;
+  /** The upstream answered whole before the client's request was: the rest of it is not forwarded. */
+  private abandoned = false;
   private outbound: ClientRequest | undefined;
   private readonly watchdog: NodeJS.Timeout;
 
@@ -274,6 +276,22 @@ class InFlight {
     });
   }
 
+  /** The rest of the client's request is read and thrown away (up to DISCARD_CAP), not forwarded. */
+  private abandon(): void {
+    this.abandoned = true;
+    const { req } = this;
+    if (this.outbound !== undefined) req.unpipe(this.outbound);
+    this.outbound?.destroy();
+    let discarded = 0;
+    req.removeAllListeners("data");
+    req.on("data", (chunk: Buffer) => {
+      this.requestBody.add(chunk);
+      discarded += chunk.length;
+      if (discarded > DISCARD_CAP) req.destroy();
+    });
+    req.resume();
+  }
+
   /** A byte went either way: the silence starts again. */
   private progress(): void {
     void this.watchdog.refresh();
@@ -302,7 +320,7 @@ class InFlight {
 
   /** The upstream failed: the client gets the proxy's own answer, or a broken one if the upstream's head is out. */
   private fail(error: unknown): void {
-    if (this.failure !== undefined || this.clientGone !== undefined) return;
+    if (this.failure !== undefined || this.clientGone !== undefined || this.abandoned) return;
     const res = this.res;
     if (this.answer?.complete === true) {
       // The answer ended as its framing said, and then more bytes came (a Content-Length shorter than
@@ -389,6 +407,7 @@ class InFlight {
     // Registered before pipe's own "end" handler, so the trailers go out before the last chunk.
     incoming.on("end", () => {
       if (incoming.rawTrailers.length > 0) res.addTrailers(pairs(incoming.rawTrailers));
+      if (!this.req.complete) this.abandon();
     });
     incoming.on("error", (error) => this.fail(error));
     incoming.on("close", () => {
@@ -398,6 +417,13 @@ class InFlight {
     incoming.pipe(res);
   }
 }
+
+/**
+ * The upstream answered whole (a 413 for a body over its limit) while the client still sends: the
+ * rest of the request goes nowhere (the upstream connection, its request unfinished, is dropped), and
+ * is read and thrown away up to a cap, so the client reads its answer rather than a reset.
+ */
+const DISCARD_CAP = 64 * 1024 * 1024;
 
 /** The request target in origin-form: an absolute-form one (RFC 9112 section 3.2.2) loses scheme and authority. */
 function originForm(target: string): string {

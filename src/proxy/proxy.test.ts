@@ -32,6 +32,29 @@ describe("the proxy in front of the reference server", () => {
     await server.close(100);
   });
 
+  it("passes the upstream's 413 for a 5 MB body from fetch through every time, and blames no one", async () => {
+    const proxy = await proxyTo(server.url);
+    let stopped = false;
+    try {
+      const body = JSON.stringify({ id: 1, name: "x".repeat(5 * 1024 * 1024) });
+      const headers = { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" };
+      const statuses: (number | string)[] = [];
+      for (let i = 0; i < 10; i++)
+        statuses.push(
+          await fetch(`${proxy.url}/plants`, { method: "POST", headers, body }).then(
+            async (r) => (await r.text(), r.status),
+            (e: Error & { cause?: { code?: string } }) => e.cause?.code ?? e.message,
+          ),
+        );
+      expect(statuses).toEqual(Array(10).fill(413));
+      const { summary } = await proxy.stop();
+      stopped = true;
+      expect(summary).toMatchObject({ exchanges: 10, serverViolations: 0, clientViolations: 0, exitCode: 0 });
+    } finally {
+      if (!stopped) await proxy.stop();
+    }
+  });
+
   it("passes creates through unchanged, reports invalid requests as the client's, and passes", async () => {
     const events: ProxyEvent[] = [];
     const proxy = await proxyTo(server.url, events);

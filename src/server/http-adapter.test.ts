@@ -2,6 +2,7 @@ import { connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { jsonHeaders, kitContract, storedPlant, TOKEN } from "../../test/helpers.js";
 import { startReferenceServer, type ReferenceServer } from "./index.js";
+import { discardCap } from "./http-adapter.js";
 
 const contract = await kitContract();
 let server: ReferenceServer | undefined;
@@ -58,16 +59,40 @@ describe("the reference server over real HTTP", () => {
     expect(lines.join("\n")).not.toContain("secret");
   });
 
-  it("refuses a declared oversized body with 413 before reading it, and closes", async () => {
+  it("refuses a declared oversized body with 413 at once, throws the rest away, and serves the next request", async () => {
     const s = await start({ maxBodyBytes: 100 });
+    const head = `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json`;
+    const next = `GET /nothing HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`;
+    const response = await raw(s.port, `${head}\r\nContent-Length: 5000\r\n\r\n${"x".repeat(5000)}${next}`);
+    expect(response).toMatch(/^HTTP\/1.1 413 /);
+    expect(response.split("HTTP/1.1 ").map((r) => r.slice(0, 3))).toEqual(["", "413", "404"]);
+    expect(s.store.size).toBe(0);
+  });
+
+  it("resets a connection whose refused body goes on past the discard cap (16 MiB here)", async () => {
+    const s = await start({ maxBodyBytes: 100 });
+    const head = `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json`;
+    const big = Buffer.alloc(discardCap(100) + 4 * 1024 * 1024, 0x78);
     const response = await raw(
       s.port,
-      `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 5000000\r\n\r\n{"id":1`,
+      Buffer.concat([Buffer.from(`${head}\r\nContent-Length: ${big.length}\r\n\r\n`), big]),
     );
     expect(response).toMatch(/^HTTP\/1.1 413 /);
-    expect(response.toLowerCase()).toContain("connection: close");
     expect(bodyOf(response)).toMatchObject({ error: 413, code: "PS_BODY_TOO_LARGE" });
-    expect(s.store.size).toBe(0);
+  });
+
+  it("answers a 5 MB body from fetch with its 413 every time, never a reset", async () => {
+    const s = await start();
+    const body = JSON.stringify({ id: 1, name: "x".repeat(5 * 1024 * 1024) });
+    const statuses: (number | string)[] = [];
+    for (let i = 0; i < 10; i++)
+      statuses.push(
+        await fetch(`${s.url}/plants`, { method: "POST", headers: jsonHeaders(), body }).then(
+          async (r) => (await r.text(), r.status),
+          (e: Error & { cause?: { code?: string } }) => e.cause?.code ?? e.message,
+        ),
+      );
+    expect(statuses).toEqual(Array(10).fill(413));
   });
 
   it("refuses a chunked body once it passes the limit", async () => {

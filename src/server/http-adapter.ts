@@ -7,7 +7,7 @@ import { errorAnswer, REASON_HEADER, type ErrorAnswerCode, type WireResponse } f
 export interface HttpOptions {
   readonly host: string;
   readonly port: number;
-  /** Bodies above this are refused with 413 without reading the rest. */
+  /** Bodies above this are refused with 413; the rest is read and thrown away, up to discardCap. */
   readonly maxBodyBytes: number;
   /** Time allowed for the request headers (slow-loris protection). */
   readonly headersTimeoutMs: number;
@@ -136,6 +136,9 @@ function isoNow(): string {
   return iso;
 }
 
+/** How much of a refused body is read and thrown away before the connection is reset: 4 limits, 16 MiB at least. */
+export const discardCap = (maxBodyBytes: number): number => Math.max(4 * maxBodyBytes, 16 * 1024 * 1024);
+
 /** Reads a request's body up to the limit (a larger one is refused with 413, unread) and answers with `handle`. */
 function requestListener(
   handle: (request: CoreRequest) => WireResponse,
@@ -144,14 +147,22 @@ function requestListener(
 ): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     const started = options.log === undefined ? 0n : process.hrtime.bigint();
-    const fail = (code: ErrorAnswerCode, detail?: string): void => {
-      send(req, res, started, errorAnswer(code, detail), true);
-      // Refuse the rest of the body without buffering it: the connection closes after the answer.
-      res.once("finish", () => req.destroy());
+    // A body past the limit gets its 413 at once, and the rest is read and thrown away (up to a cap)
+    // rather than cut off: closing a socket with unread bytes resets it, and a client still sending
+    // (fetch, Node's http, a proxy) would see the reset instead of the 413. Past the cap it is reset.
+    const tooLarge = (detail: string): void => {
+      send(req, res, started, errorAnswer("PS_BODY_TOO_LARGE", detail));
+      const cap = discardCap(options.maxBodyBytes);
+      let discarded = 0;
+      req.removeAllListeners("data");
+      req.on("data", (chunk: Buffer) => {
+        discarded += chunk.length;
+        if (discarded > cap) req.destroy();
+      });
+      req.resume();
     };
     const declared = Number(req.headers["content-length"] ?? 0);
-    if (declared > options.maxBodyBytes)
-      return fail("PS_BODY_TOO_LARGE", `${declared} bytes declared, at most ${options.maxBodyBytes}`);
+    if (declared > options.maxBodyBytes) return tooLarge(`${declared} bytes declared, at most ${options.maxBodyBytes}`);
 
     const chunks: Buffer[] = [];
     let size = 0;
@@ -162,8 +173,7 @@ function requestListener(
       if (size > options.maxBodyBytes) {
         refused = true;
         chunks.length = 0;
-        req.pause();
-        fail("PS_BODY_TOO_LARGE", `more than ${options.maxBodyBytes} bytes`);
+        tooLarge(`more than ${options.maxBodyBytes} bytes`);
         return;
       }
       chunks.push(chunk);
