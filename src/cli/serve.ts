@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import {
   DEFAULT_HTTP_OPTIONS,
+  DEFAULT_MAX_DEPTH,
   DEFAULT_MAX_ITEMS,
   DEV_TOKEN,
   startMockServer,
@@ -76,6 +77,15 @@ export const SERVE = {
       max: 2 ** 31,
       default: DEFAULT_HTTP_OPTIONS.maxBodyBytes,
       option: `${server}.maxBodyBytes`,
+    },
+    "max-depth": {
+      type: "integer",
+      value: "N",
+      help: "deepest nesting of arrays and objects in a JSON body, deeper ones get 400 unparsed",
+      min: 1,
+      max: 100_000,
+      default: DEFAULT_MAX_DEPTH,
+      option: `${server}.maxDepth`,
     },
     delay: {
       type: "integer",
@@ -167,6 +177,7 @@ function serverConfig(
     corsHeaders: values["cors-headers"],
     maxItems: values["max-items"],
     maxBodyBytes: values["max-body"],
+    maxDepth: values["max-depth"],
     delayMs: values.delay,
     admin: values.admin,
     errorsOnDemand: values["errors-on-demand"],

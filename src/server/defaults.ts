@@ -9,6 +9,8 @@ export const DEFAULT_MAX_ITEMS = 1_000_000;
 export const DEFAULT_MAX_PLANTS = DEFAULT_MAX_ITEMS;
 /** Request bodies above this are refused with 413 unless configured otherwise (--max-body). */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+/** How deep a JSON request body may nest (arrays and objects) before it is refused, unparsed. */
+export const DEFAULT_MAX_DEPTH = 512;
 
 /**
  * The options of the mock engine, whatever serves it: over HTTP (`startMockServer`, `plantstore
@@ -28,6 +30,8 @@ export interface MockOptions {
   readonly maxItems?: number;
   /** Largest request body in bytes; larger ones get 413 (default 1 MiB). */
   readonly maxBodyBytes?: number;
+  /** Deepest nesting of arrays and objects a JSON request body may have; deeper ones get 400 (default 512). */
+  readonly maxDepth?: number;
   /** Milliseconds to wait before every answer, so frontends can build loading states (default 0). */
   readonly delayMs?: number;
   /** Serve GET and DELETE /__admin/store (list, empty; the Plant Store's /__admin/plants too); needs a token. */

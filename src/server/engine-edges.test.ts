@@ -301,6 +301,29 @@ describe("deeply nested bodies", () => {
     expect(send("POST", "/things", nested(500, "9007199254740993")).status).toBe(201);
   });
 
+  it("maxDepth (--max-depth) sets the limit: the body at it is taken, one level deeper refused", () => {
+    const doc = openApi({
+      "/things": {
+        post: {
+          operationId: "make",
+          requestBody: { required: true, ...json({ type: "object" }) },
+          responses: { "201": json({ type: "object" }) },
+        },
+      },
+    });
+    const engine = createMockEngine(compileContract(doc, "edges.json"), { tokens: [TOKEN], maxDepth: 4 });
+    const headers = { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" };
+    const post = (text: string) =>
+      engine.handle({ method: "POST", url: "/things", headers, body: new TextEncoder().encode(text) });
+    expect(post('{"a":{"b":{"c":[1]}}}').status).toBe(201);
+    const deeper = post('{"a":{"b":{"c":[[1]]}}}');
+    expect([deeper.status, JSON.parse(deeper.body).message]).toEqual([
+      400,
+      expect.stringContaining("more than 4 levels"),
+    ]);
+    expect(() => createMockEngine(compileContract(doc, "edges.json"), { maxDepth: -1 })).toThrow("maxDepth");
+  });
+
   it("the exact-number tree walks without recursion, thousands deep", () => {
     const depth = 20_000;
     const parsed = parseJsonExact(`${"[".repeat(depth)}9007199254740993${"]".repeat(depth)}`);

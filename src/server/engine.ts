@@ -40,6 +40,7 @@ import { pageOf } from "./engine-pages.js";
 import { versionField, type VersionField } from "./engine-versions.js";
 import { applyPatch } from "./engine-patch.js";
 import { seedItems } from "./engine-seed.js";
+import { DEFAULT_MAX_DEPTH } from "./defaults.js";
 import { createCredentialCheck, type EngineCredentials } from "./engine-security.js";
 import { ResourceStore, type Collection } from "./engine-store.js";
 import { exactTree, plainValue, writeJson } from "../contract/portable.js";
@@ -52,6 +53,8 @@ export interface EngineOptions {
   readonly cors: CorsPolicy;
   /** How many items the store holds in all; beyond it creates are refused. */
   readonly maxItems: number;
+  /** Deepest nesting a JSON request body may have (DEFAULT_MAX_DEPTH when not given); deeper gets 400. */
+  readonly maxDepth?: number;
   /** How the limit is called where the user set it (`--max-items`, `maxItems`), for messages. */
   readonly maxItemsName?: string;
   /** Called after every request that changed the store (a saver writes it). */
@@ -108,6 +111,8 @@ interface Ctx {
   readonly bases: readonly string[];
   /** How the store's limit is called where the user set it. */
   readonly maxItemsName: string;
+  /** Deepest nesting a JSON request body may have. */
+  readonly maxDepth: number;
   /** The last version token given (engine-versions.ts): one counter for every item. */
   readonly versions: { last: number };
 }
@@ -139,6 +144,7 @@ export function createEngine(contract: Contract, options: EngineOptions): Engine
     answers: answerContext(contract),
     bases: basePaths(contract),
     maxItemsName: options.maxItemsName ?? "maxItems",
+    maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH,
     versions: { last: 0 },
   };
   const credentialsOf = createCredentialCheck(options.credentials);
@@ -265,7 +271,6 @@ function preferred(
 }
 
 /** How deep a request body may nest arrays and objects (docs/errors.md, PS_BODY_TOO_DEEP). */
-export const MAX_BODY_DEPTH = 512;
 
 /**
  * Whether JSON text nests arrays and objects deeper than `limit`, read as bytes in one pass (brackets
@@ -324,8 +329,8 @@ function route(
     if (asked !== undefined) return documentedAnswer(ctx.answers, op, asked.status, undefined, {}, asked.example);
   }
   // A body nested past the limit is refused before it is parsed: no work grows with its depth.
-  if (request.body !== undefined && nestedDeeperThan(request.body, MAX_BODY_DEPTH))
-    return errorFor(ctx.answers, op, "PS_BODY_TOO_DEEP", `more than ${MAX_BODY_DEPTH} levels`);
+  if (request.body !== undefined && nestedDeeperThan(request.body, ctx.maxDepth))
+    return errorFor(ctx.answers, op, "PS_BODY_TOO_DEEP", `more than ${ctx.maxDepth} levels`);
   const accepted = checkRequest(op, { headers: request.headers, body: request.body, path, query });
   if (!accepted.ok) {
     const { code, detail, extra } = refusalError(op, accepted);

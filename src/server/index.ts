@@ -1,6 +1,7 @@
 import { loadContract, type Contract } from "../contract/index.js";
 import { DEFAULT_SPEC } from "../paths.js";
 import {
+  DEFAULT_MAX_DEPTH,
   DEFAULT_MAX_ITEMS,
   DEFAULT_MAX_PLANTS,
   DEV_TOKEN,
@@ -16,7 +17,15 @@ import { createMockEngine, FLAG_NAMES, resolveMockOptions } from "./mock-options
 import type { CoreRequest } from "./request.js";
 import { dataText, fileSaver, savedText } from "./save-file.js";
 
-export { startHttpServer, DEFAULT_HTTP_OPTIONS, DEFAULT_MAX_ITEMS, DEFAULT_MAX_PLANTS, DEV_TOKEN, ResourceStore };
+export {
+  startHttpServer,
+  DEFAULT_HTTP_OPTIONS,
+  DEFAULT_MAX_DEPTH,
+  DEFAULT_MAX_ITEMS,
+  DEFAULT_MAX_PLANTS,
+  DEV_TOKEN,
+  ResourceStore,
+};
 export type { CoreRequest, WireResponse, HttpOptions, RunningServer, MockOptions, ReferenceOptions };
 export { ERROR_ANSWERS, errorAnswer } from "./error-answers.js";
 export type { ErrorAnswerCode } from "./error-answers.js";

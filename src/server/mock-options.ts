@@ -4,7 +4,8 @@
 import type { Contract } from "../contract/portable.js";
 import { KitError } from "../errors.js";
 import { checkedCorsHeaders } from "./cors.js";
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_ITEMS, type DeprecatedMockOptions, type MockOptions } from "./defaults.js";
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DEPTH, DEFAULT_MAX_ITEMS } from "./defaults.js";
+import type { DeprecatedMockOptions, MockOptions } from "./defaults.js";
 import { createEngine, type Engine, type EngineOptions } from "./engine.js";
 import { engineCredentials } from "./engine-security.js";
 
@@ -14,6 +15,7 @@ export interface OptionNames {
   readonly corsHeaders: string;
   readonly maxItems: string;
   readonly maxBodyBytes: string;
+  readonly maxDepth: string;
   readonly delayMs: string;
 }
 
@@ -23,6 +25,7 @@ export const FLAG_NAMES: OptionNames = {
   corsHeaders: "--cors-headers",
   maxItems: "--max-items",
   maxBodyBytes: "--max-body",
+  maxDepth: "--max-depth",
   delayMs: "--delay",
 };
 
@@ -32,6 +35,7 @@ export const PROPERTY_NAMES: OptionNames = {
   corsHeaders: "corsHeaders",
   maxItems: "maxItems",
   maxBodyBytes: "maxBodyBytes",
+  maxDepth: "maxDepth",
   delayMs: "delayMs",
 };
 
@@ -72,6 +76,7 @@ export function resolveMockOptions(
       },
       maxItems: wholeNumber(options.maxItems ?? options.maxPlants, DEFAULT_MAX_ITEMS, names.maxItems),
       maxItemsName: names.maxItems,
+      maxDepth: wholeNumber(options.maxDepth, DEFAULT_MAX_DEPTH, names.maxDepth),
       admin: options.admin === true,
       errorsOnDemand: (options.errorsOnDemand ?? options.preferOnDemand) === true,
       ...hooks,
