@@ -118,7 +118,12 @@ export const SERVE = {
     save: {
       type: "string",
       value: "FILE",
-      help: "keep the store in FILE, written atomically after every change; a restart starts from it",
+      help: "keep the store in FILE and each change in FILE.journal before its answer; a restart starts from them",
+      option: null,
+    },
+    "save-fsync": {
+      type: "boolean",
+      help: "with --save: flush each change to the disk before its answer (survives a power loss; slower)",
       option: null,
     },
     quiet: { type: "boolean", help: "no per-request log lines", option: null },
@@ -183,6 +188,7 @@ function serverConfig(
     errorsOnDemand: values["errors-on-demand"],
     dataFile: values.data,
     saveFile: values.save,
+    saveFsync: values["save-fsync"],
     log,
   };
 }

@@ -4,6 +4,22 @@
 /** One collection: its items by id key, in insertion order (a Map keeps it). */
 export type Collection = Map<string, unknown>;
 
+/**
+ * One change of the store, as a journal keeps it (`--save`'s journal: save-file.ts): an item put
+ * (made or replaced; `next` is the server's id counter then), one taken out, or a resource or the
+ * whole store emptied. `collection` names the collection: `["plants"]`, `["plants","7"]` as JSON.
+ */
+export type StoreChange =
+  | {
+      readonly op: "put";
+      readonly collection: string;
+      readonly id: string;
+      readonly item: unknown;
+      readonly next: string;
+    }
+  | { readonly op: "delete"; readonly collection: string; readonly id: string }
+  | { readonly op: "clear"; readonly resource?: string };
+
 export class ResourceStore {
   readonly #collections = new Map<string, Collection>();
   /** Each resource's collections, whatever their parents: a shallow item path searches only these. */
@@ -14,6 +30,8 @@ export class ResourceStore {
   #next = 0n;
   #version = 0;
   readonly maxItems: number;
+  /** Told of every change as it is made, before the answer that follows it (a journal writes it). */
+  onChange: ((change: StoreChange) => void) | undefined;
 
   constructor(maxItems: number) {
     this.maxItems = maxItems;
@@ -31,14 +49,25 @@ export class ResourceStore {
 
   /** The collection of a resource under its parents' ids (`plants` of garden 7), made when first written. */
   collection(resource: string, parents: readonly string[]): Collection {
-    const key = this.#keyOf(resource, parents);
+    return this.#collectionAt(this.#keyOf(resource, parents), resource);
+  }
+
+  /** The key a collection is journalled under, and its collection by that key. */
+  #keys = new WeakMap<Collection, string>();
+
+  #collectionAt(key: string, resource: string): Collection {
     let c = this.#collections.get(key);
     if (c === undefined) {
       c = new Map();
       this.#collections.set(key, c);
+      this.#keys.set(c, key);
       this.#byResource.set(resource, [...(this.#byResource.get(resource) ?? []), c]);
     }
     return c;
+  }
+
+  #put(c: Collection, id: string, item: unknown): void {
+    this.onChange?.({ op: "put", collection: this.#keys.get(c) ?? "", id, item, next: this.#next.toString() });
   }
 
   /** The collection, where one was made; a read never makes one (nothing grows from read traffic). */
@@ -73,6 +102,7 @@ export class ResourceStore {
     c.set(id, item);
     this.#size++;
     this.#version++;
+    this.#put(c, id, item);
     return "created";
   }
 
@@ -81,6 +111,7 @@ export class ResourceStore {
     if (!c.has(id)) return false;
     c.set(id, item);
     this.#version++;
+    this.#put(c, id, item);
     return true;
   }
 
@@ -88,6 +119,7 @@ export class ResourceStore {
     if (!c.delete(id)) return false;
     this.#size--;
     this.#version++;
+    this.onChange?.({ op: "delete", collection: this.#keys.get(c) ?? "", id });
     return true;
   }
 
@@ -113,6 +145,7 @@ export class ResourceStore {
     this.#byResource.clear();
     this.#size = 0;
     this.#version++;
+    this.onChange?.({ op: "clear" });
     return removed;
   }
 
@@ -127,7 +160,41 @@ export class ResourceStore {
     this.#byResource.delete(resource);
     this.#size -= removed;
     this.#version++;
+    this.onChange?.({ op: "clear", resource });
     return removed;
+  }
+
+  /** Makes a change a journal kept, as it was made (no onChange); false for one that is not a change. */
+  apply(change: unknown): boolean {
+    const c = change as Partial<Record<string, unknown>>;
+    if (typeof c !== "object" || c === null) return false;
+    if (c.op === "clear") {
+      const told = this.onChange;
+      this.onChange = undefined;
+      if (typeof c.resource === "string") this.clearResource(c.resource);
+      else this.clear();
+      this.onChange = told;
+      return true;
+    }
+    if (typeof c.collection !== "string" || typeof c.id !== "string") return false;
+    let resource: unknown;
+    try {
+      resource = (JSON.parse(c.collection) as unknown[])[0];
+    } catch {
+      return false;
+    }
+    if (typeof resource !== "string") return false;
+    const collection = this.#collectionAt(c.collection, resource);
+    if (c.op === "delete") {
+      if (collection.delete(c.id)) this.#size--;
+    } else if (c.op === "put" && typeof c.next === "string" && /^\d+$/.test(c.next)) {
+      if (!collection.has(c.id)) this.#size++;
+      collection.set(c.id, c.item);
+      const next = BigInt(c.next);
+      if (next > this.#next) this.#next = next;
+    } else return false;
+    this.#version++;
+    return true;
   }
 
   /** The store as a value to write (the caller writes it exactly: ids beyond 2^53 are bigints). */
@@ -154,7 +221,10 @@ export class ResourceStore {
         c.items.every((i) => Array.isArray(i) && i.length === 2 && typeof i[0] === "string"),
     );
     if (next === undefined || !valid) return false;
+    const told = this.onChange;
+    this.onChange = undefined;
     this.clear();
+    this.onChange = told;
     for (const c of all) {
       const collection = this.collection(c.resource as string, c.parents as string[]);
       for (const [key, item] of c.items as [string, unknown][]) {

@@ -15,7 +15,7 @@ import { createEngine, type Engine, type EngineOptions, type ServedOperation } f
 import { ResourceStore } from "./engine-store.js";
 import { createMockEngine, FLAG_NAMES, resolveMockOptions } from "./mock-options.js";
 import type { CoreRequest } from "./request.js";
-import { dataText, fileSaver, savedText } from "./save-file.js";
+import { dataText, openJournal, replayJournal, savedText, type Journal } from "./save-file.js";
 
 export {
   startHttpServer,
@@ -39,8 +39,13 @@ export interface MockServerConfig extends MockOptions, DeprecatedMockOptions, Pa
   readonly contract: Contract;
   /** Seed data (`--data`): collection paths to arrays of create bodies, or one array (engine.ts `seed`). */
   readonly dataFile?: string;
-  /** Written atomically after every change; a restart with the same file starts from it (over dataFile). */
+  /**
+   * The store kept on disk: a snapshot FILE and a journal FILE.journal of every change since (save-file.ts);
+   * a restart with the same file starts from both (over dataFile).
+   */
   readonly saveFile?: string;
+  /** With saveFile: each journal line flushed to the disk before the answer (fsync), not only to the kernel. */
+  readonly saveFsync?: boolean;
 }
 
 export interface MockServer extends RunningServer {
@@ -52,19 +57,32 @@ export interface MockServer extends RunningServer {
 
 /** Serves any contract with the mock engine (engine.ts) over HTTP: stateful, in memory. */
 export async function startMockServer(config: MockServerConfig): Promise<MockServer> {
-  let save: (() => void) | undefined;
-  const resolved = resolveMockOptions(config, FLAG_NAMES, { onChange: () => save?.(), onFailure: warn });
+  const resolved = resolveMockOptions(config, FLAG_NAMES, { onFailure: warn });
   const engine = createEngine(config.contract, resolved.engine);
-  save = startStore(engine, config.dataFile, config.saveFile);
+  const journal = startStore(engine, config.dataFile, config.saveFile, config.saveFsync === true);
   const http = { ...DEFAULT_HTTP_OPTIONS };
   for (const key of Object.keys(DEFAULT_HTTP_OPTIONS) as (keyof HttpOptions)[])
     if (config[key] !== undefined) Object.assign(http, { [key]: config[key] });
-  const running = await startHttpServer(engine.handle, {
-    ...http,
-    maxBodyBytes: resolved.maxBodyBytes,
-    delayMs: resolved.delayMs,
-  });
-  return { ...running, engine, store: engine.store, contract: config.contract };
+  let running: RunningServer;
+  try {
+    running = await startHttpServer(engine.handle, {
+      ...http,
+      maxBodyBytes: resolved.maxBodyBytes,
+      delayMs: resolved.delayMs,
+    });
+  } catch (error) {
+    await journal?.close();
+    throw error;
+  }
+  const close: RunningServer["close"] = async (...args) => {
+    try {
+      await running.close(...args);
+    } finally {
+      // The last changes folded into the snapshot: a clean stop leaves one file to read.
+      await journal?.close();
+    }
+  };
+  return { ...running, close, engine, store: engine.store, contract: config.contract };
 }
 
 /** @deprecated Use MockServerConfig: the reference server is the mock server with the kit's spec (the default). */
@@ -87,19 +105,18 @@ function warn(error: unknown): void {
 }
 
 /**
- * Fills a new engine's store: from the `--save` file of an earlier run, else from the `--data` file;
- * then, with `--save`, writes it once. The saver to call after every change, if saving.
+ * Fills a new engine's store: from the `--save` snapshot and journal of an earlier run, else from the
+ * `--data` file; then, with `--save`, opens the journal (which writes the snapshot once).
  */
 function startStore(
   engine: Engine,
   dataFile: string | undefined,
   saveFile: string | undefined,
-): (() => void) | undefined {
+  fsync: boolean,
+): Journal | undefined {
   const saved = saveFile === undefined ? undefined : savedText(saveFile);
   if (saved !== undefined) engine.restore(saved, saveFile!);
-  else if (dataFile !== undefined) engine.seed(dataText(dataFile), dataFile);
-  if (saveFile === undefined) return undefined;
-  const save = fileSaver(saveFile, () => engine.snapshot());
-  save();
-  return save;
+  const replayed = saveFile === undefined ? 0 : replayJournal(saveFile, engine.store);
+  if (saved === undefined && replayed === 0 && dataFile !== undefined) engine.seed(dataText(dataFile), dataFile);
+  return saveFile === undefined ? undefined : openJournal(saveFile, engine, { fsync });
 }
