@@ -32,6 +32,29 @@ describe("the proxy in front of the reference server", () => {
     await server.close(100);
   });
 
+  it("answers a client whose request head is too slow with 408, and closes idle connections", async () => {
+    const proxy = await proxyTo(server.url, [], { headersTimeoutMs: 300, keepAliveTimeoutMs: 300 });
+    try {
+      const { connect } = await import("node:net");
+      const port = Number(new URL(proxy.url).port);
+      const heard = (payload: string): Promise<string> =>
+        new Promise((resolve) => {
+          const socket = connect(port, "127.0.0.1");
+          const chunks: Buffer[] = [];
+          socket.on("data", (c: Buffer) => chunks.push(c));
+          socket.on("error", () => undefined);
+          socket.on("close", () => resolve(Buffer.concat(chunks).toString("utf8")));
+          socket.write(payload);
+        });
+      // Half a head, then nothing: 408, then the connection ends (it would hang for 60 s by Node's default).
+      expect(await heard("POST /plants HTTP/1.1\r\nHost: x\r\n")).toMatch(/^HTTP\/1.1 408 /);
+      // A whole exchange, then an idle keep-alive connection: closed by the proxy.
+      expect(await heard("GET /nothing HTTP/1.1\r\nHost: x\r\n\r\n")).toMatch(/^HTTP\/1.1 404 /);
+    } finally {
+      await proxy.stop();
+    }
+  });
+
   it("passes the upstream's 413 for a 5 MB body from fetch through every time, and blames no one", async () => {
     const proxy = await proxyTo(server.url);
     let stopped = false;

@@ -31,6 +31,10 @@ export interface ProxyOptions {
   readonly timeoutMs?: number;
   /** How long a stop waits for exchanges in flight (default: timeoutMs). */
   readonly drainMs?: number;
+  /** A client's request head must arrive within this (default 10 s, as the kit's servers): else 408. */
+  readonly headersTimeoutMs?: number;
+  /** An idle keep-alive connection from a client is closed after this (default 5 s, as the kit's servers). */
+  readonly keepAliveTimeoutMs?: number;
   /** Levels beyond `contract` whose rules count toward exit code 1 (see levels.ts). */
   readonly levels?: readonly string[];
   /** Every level counts (server warnings such as an undocumented 2xx fail the run). */
@@ -39,7 +43,14 @@ export interface ProxyOptions {
   readonly failOnClient?: boolean;
 }
 
-export const PROXY_DEFAULTS = { host: "127.0.0.1", port: 4012, maxBodyBytes: 1024 * 1024, timeoutMs: 30_000 } as const;
+export const PROXY_DEFAULTS = {
+  host: "127.0.0.1",
+  port: 4012,
+  maxBodyBytes: 1024 * 1024,
+  timeoutMs: 30_000,
+  headersTimeoutMs: 10_000,
+  keepAliveTimeoutMs: 5_000,
+} as const;
 
 export interface RunningProxy {
   /** The proxy's own URL, to point clients at. */
@@ -96,7 +107,19 @@ export async function startProxy(
     void work.finally(() => pending.delete(work));
   };
 
-  const server: Server = createServer(onRequest);
+  // Node's defaults accept slow headers for 60 s and keep idle connections: the proxy bounds both, as the
+  // kit's servers do (a slow head gets 408). A request's body has no overall limit: the exchange's
+  // silence (timeoutMs) bounds it, so a long upload that keeps moving is forwarded whole.
+  const headersTimeoutMs = options.headersTimeoutMs ?? PROXY_DEFAULTS.headersTimeoutMs;
+  const server: Server = createServer(
+    {
+      headersTimeout: headersTimeoutMs,
+      requestTimeout: 0,
+      keepAliveTimeout: options.keepAliveTimeoutMs ?? PROXY_DEFAULTS.keepAliveTimeoutMs,
+      connectionsCheckingInterval: Math.max(100, Math.min(1_000, headersTimeoutMs / 2)),
+    },
+    onRequest,
+  );
   // CONNECT asks for a tunnel, which this reverse proxy does not open (RFC 9110 9.3.6): 405 with Allow.
   server.on("connect", (_req: IncomingMessage, socket: Socket) =>
     socket.end(
