@@ -487,3 +487,25 @@ describe("byte-identical pass-through", () => {
     }
   });
 });
+
+describe("a long session", () => {
+  it("keeps a bounded number of exchanges, the failing ones among them, and counts every one", async () => {
+    const server = await startReferenceServer({ contract, port: 0, tokens: [TOKEN] });
+    const proxy = await proxyTo(server.url, [], { keepExchanges: 5, failOnClient: true });
+    let stopped = false;
+    try {
+      const post = (body: string) =>
+        send(`${proxy.url}/plants`, { method: "POST", headers: [...auth, ...jsonType], body });
+      for (let i = 0; i < 12; i++) await post(`{"id":${1000 + i},"name":"p${i}"}`);
+      // Requests the contract refuses (no name): counted with --fail-on-client, so kept past the first five.
+      for (let i = 0; i < 3; i++) await post(`{"id":${2000 + i}}`);
+      const { summary, exchanges } = await proxy.stop();
+      stopped = true;
+      expect(summary).toMatchObject({ exchanges: 15, omitted: 7, clientViolations: 3, exitCode: 1 });
+      expect(exchanges.map((e) => e.index)).toEqual([1, 2, 3, 4, 5, 13, 14, 15]);
+    } finally {
+      if (!stopped) await proxy.stop();
+      await server.close(100);
+    }
+  });
+});

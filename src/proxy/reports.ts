@@ -173,6 +173,8 @@ export function proxySummaryLines(s: ProxySummary): string[] {
       (s.levels.length > 1 ? ` (counted: ${s.levels.slice(1).join(", ")})` : "") +
       `; notes: ${s.notes}`,
   ];
+  if (s.omitted > 0)
+    lines.push(`${s.omitted} exchanges counted above are not in the reports (the first ones and the failing ones are)`);
   if (s.runError !== undefined) lines.push(visible(s.runError));
   const who = s.counted.server > 0 ? "an answer" : "a request (--fail-on-client)";
   const why = { 0: ", no answer broke the contract", 1: `, ${who} broke the contract`, 2: ", nothing to judge" };

@@ -9,8 +9,8 @@ import { parseTarget } from "../harness/target.js";
 import { createUpstream, forwardExchange, type ForwardedExchange } from "./forward.js";
 import { failedRecord, finalMask, recordExchange, type Judging } from "./record-exchange.js";
 import { credentialPlaces, SecretBook } from "./secrets.js";
-import { summariseExchanges } from "./summary.js";
-import type { ExchangeRecord, ProxyEvent, ProxyResult, StopReason } from "./types.js";
+import { ExchangeTally, type RunFields } from "./summary.js";
+import type { ExchangeRecord, ProxyEvent, ProxyResult, ProxySummary, StopReason } from "./types.js";
 
 export interface ProxyOptions {
   /** The upstream's base URL, http or https; a base path is put before every request target. */
@@ -35,6 +35,12 @@ export interface ProxyOptions {
   readonly headersTimeoutMs?: number;
   /** An idle keep-alive connection from a client is closed after this (default 5 s, as the kit's servers). */
   readonly keepAliveTimeoutMs?: number;
+  /**
+   * How many exchanges the result (and so the reports) holds, so that memory does not grow with the
+   * session (default 1,000): the first ones, then only those with a finding that counts, as many
+   * again. Every exchange is counted in the summary whatever is kept (`omitted` says how many are not).
+   */
+  readonly keepExchanges?: number;
   /** Levels beyond `contract` whose rules count toward exit code 1 (see levels.ts). */
   readonly levels?: readonly string[];
   /** Every level counts (server warnings such as an undocumented 2xx fail the run). */
@@ -50,6 +56,7 @@ export const PROXY_DEFAULTS = {
   timeoutMs: 30_000,
   headersTimeoutMs: 10_000,
   keepAliveTimeoutMs: 5_000,
+  keepExchanges: 1_000,
 } as const;
 
 export interface RunningProxy {
@@ -80,6 +87,10 @@ export async function startProxy(
   const judging = judgingFor(options, contract, base, limits.maxBodyBytes);
   const book = new SecretBook();
   const records: ExchangeRecord[] = [];
+  const counter = new ExchangeTally();
+  const keep = options.keepExchanges ?? PROXY_DEFAULTS.keepExchanges;
+  let finished = 0;
+  let keptFailing = 0;
   const pending = new Set<Promise<void>>();
   const started = performance.now();
   let arrived = 0;
@@ -98,10 +109,18 @@ export async function startProxy(
     if (stopping !== undefined) res.shouldKeepAlive = false;
     const work = forwardExchange(req, res, judging.upstream, limits, () => (everAnswered = true)).then((forwarded) => {
       const record = safeRecord(judging, index, startedAt, forwarded, { reachableBefore, cut: cutting }, book);
-      records.push(record);
+      counter.add(record);
+      finished++;
+      // Bounded: the first exchanges, then only failing ones, as many again; the rest are counted only.
+      const failing = record.findings.some((f) => f.counts);
+      if (records.length < keep) records.push(record);
+      else if (failing && keptFailing < keep) {
+        records.push(record);
+        keptFailing++;
+      }
       onEvent({ type: "exchange-finished", exchange: record });
       if (stopping !== undefined) server.closeIdleConnections();
-      else if (options.maxExchanges !== undefined && records.length >= options.maxExchanges) void stop("max-exchanges");
+      else if (options.maxExchanges !== undefined && finished >= options.maxExchanges) void stop("max-exchanges");
     });
     pending.add(work);
     void work.finally(() => pending.delete(work));
@@ -142,12 +161,22 @@ export async function startProxy(
       onEvent({ type: "proxy-stopping", reason, inFlight: pending.size });
       await shutDown(server, pending, options.drainMs ?? limits.timeoutMs, () => (cutting = true));
       judging.upstream.close();
-      const result = proxyResult(records, book, contract, judging, {
-        target: targetShown,
-        url,
-        stoppedBy: reason,
-        durationMs: performance.now() - started,
-      });
+      const result = proxyResult(
+        records,
+        book,
+        contract,
+        {
+          target: targetShown,
+          url,
+          spec: contract.source,
+          stoppedBy: reason,
+          levels: judging.levels,
+          failOnClient: judging.failOnClient,
+          durationMs: performance.now() - started,
+        },
+        counter.summary.bind(counter),
+        finished - records.length,
+      );
       onEvent({ type: "proxy-stopped", ...result });
       resolveDone(result);
       return result;
@@ -193,24 +222,16 @@ function proxyResult(
   records: readonly ExchangeRecord[],
   book: SecretBook,
   contract: Contract,
-  judging: Judging,
-  run: { readonly target: string; readonly url: string; readonly stoppedBy: StopReason; readonly durationMs: number },
+  run: RunFields,
+  summarise: (run: RunFields, omitted: number) => ProxySummary,
+  omitted: number,
 ): ProxyResult {
   const exchanges = finalMask(
     [...records].sort((a, b) => a.index - b.index),
     book.redactor(),
     contract,
   );
-  const summary = summariseExchanges(exchanges, {
-    target: run.target,
-    url: run.url,
-    spec: contract.source,
-    stoppedBy: run.stoppedBy,
-    levels: judging.levels,
-    failOnClient: judging.failOnClient,
-    durationMs: run.durationMs,
-  });
-  return { summary, exchanges };
+  return { summary: summarise(run, omitted), exchanges };
 }
 
 /** The record of a finished exchange: a bug of the proxy's judging makes that exchange unjudged, never a crash of the run. */

@@ -65,6 +65,8 @@ export interface ProxySummary {
   readonly spec: string;
   readonly stoppedBy: StopReason;
   readonly exchanges: number;
+  /** Exchanges counted here but not kept for the reports (past ProxyOptions.keepExchanges). */
+  readonly omitted: number;
   /** Exchanges whose answer was judged against the contract. */
   readonly judged: number;
   readonly notJudged: number;
