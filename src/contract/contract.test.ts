@@ -248,3 +248,26 @@ describe("parseMediaType", () => {
     expect({ ...parsed.parameters }).toEqual(parameters);
   });
 });
+
+describe("header parameters that are HTTP's own", () => {
+  it("are left to HTTP as Accept, Content-Type and Authorization are, each with a note", () => {
+    const header = (name: string) => ({ name, in: "header", required: true, schema: { type: "integer", minimum: 1 } });
+    const doc = openApi({
+      "/uploads": {
+        post: {
+          operationId: "upload",
+          parameters: [header("Content-Length"), header("Transfer-Encoding"), header("Host"), header("X-Trace")],
+          requestBody: { content: { "application/json": { schema: { type: "object" } } } },
+          responses: { "201": { description: "made" } },
+        },
+      },
+    });
+    const contract = compileContract(doc, "doc.json");
+    expect(contract.operation("upload")!.parameters.map((p) => p.name)).toEqual(["X-Trace"]);
+    expect(contract.notes.map((n) => n.message)).toEqual([
+      "the header parameter Content-Length is HTTP's own (RFC 9110 7.6.1, RFC 9112 6): left to HTTP, not judged",
+      "the header parameter Transfer-Encoding is HTTP's own (RFC 9110 7.6.1, RFC 9112 6): left to HTTP, not judged",
+      "the header parameter Host is HTTP's own (RFC 9110 7.6.1, RFC 9112 6): left to HTTP, not judged",
+    ]);
+  });
+});

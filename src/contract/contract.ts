@@ -496,10 +496,33 @@ function compileParameters(c: Compiler, owner: Json, ownerPointer: string): Comp
     });
   });
   // OAS 3.x: a header parameter named Accept, Content-Type or Authorization "SHALL be ignored".
-  return all.filter((p) => !(p.in === "header" && IGNORED_HEADERS.has(p.name.toLowerCase())));
+  // HTTP's own framing and connection fields are left to the HTTP client and server as well: a value
+  // a generator picked for Content-Length beside a body of another length cannot even be sent.
+  return all.filter((p) => {
+    if (p.in !== "header") return true;
+    const name = p.name.toLowerCase();
+    if (FRAMING_HEADERS.has(name)) {
+      const message = `the header parameter ${p.name} is HTTP's own (RFC 9110 7.6.1, RFC 9112 6): left to HTTP, not judged`;
+      if (!c.notes.some((n) => n.pointer === p.pointer && n.message === message))
+        c.notes.push({ pointer: p.pointer, message });
+    }
+    return !IGNORED_HEADERS.has(name) && !FRAMING_HEADERS.has(name);
+  });
 }
 
 const IGNORED_HEADERS = new Set(["accept", "content-type", "authorization"]);
+/** The fields that frame a message or manage its connection (RFC 9112 section 6, RFC 9110 section 7.6.1). */
+const FRAMING_HEADERS = new Set([
+  "content-length",
+  "transfer-encoding",
+  "host",
+  "connection",
+  "keep-alive",
+  "te",
+  "trailer",
+  "upgrade",
+  "proxy-connection",
+]);
 
 /** The path item's parameters that the operation does not override, then the operation's. */
 function mergeParameters(fromItem: CompiledParameter[], fromOperation: CompiledParameter[]): CompiledParameter[] {
