@@ -4,7 +4,7 @@ import { loadContract } from "../src/contract/index.js";
 import { loadBaseline } from "../src/harness/baseline.js";
 import { startPrism } from "../src/mock/prism.js";
 import { KIT_ROOT } from "../src/paths.js";
-import { runConformance } from "../src/harness/run.js";
+import { runOrThrow } from "../src/harness/run.js";
 
 // The OpenAPI Initiative's own example documents (test/data/oai-examples, CC BY 4.0), each run with
 // generated cases only against the real Prism mocking it: every operation exercised, a verdict of 0
@@ -34,7 +34,7 @@ describe("the OAI example documents, against a Prism mock of each", () => {
       const spec = doc(name);
       const prism = await startPrism({ port: 0, spec });
       try {
-        const { summary, results } = await runConformance({
+        const { summary, results } = await runOrThrow({
           target: prism.url,
           // Prism takes any credentials; one value serves bearer, apiKey and basic (USER:PASSWORD) schemes.
           token: "user:example-credential",
@@ -60,7 +60,7 @@ describe("the OAI example documents, against a Prism mock of each", () => {
     const spec = doc("v3.1/webhook-example.yaml");
     expect((await loadContract(spec)).operations).toHaveLength(0);
     await expect(
-      runConformance({ target: "http://127.0.0.1:9", spec, noFixtures: true, generate: { count: 10 } }),
+      runOrThrow({ target: "http://127.0.0.1:9", spec, noFixtures: true, generate: { count: 10 } }),
     ).rejects.toThrow(/nothing to run: no fixtures, and the spec has no operations/);
   });
 });

@@ -14,7 +14,7 @@ import { consoleReporter } from "../src/harness/reporters/console.js";
 import { jsonReport } from "../src/harness/reporters/json.js";
 import { junitReport } from "../src/harness/reporters/junit.js";
 import type { RunEvent } from "../src/harness/results.js";
-import { runConformance } from "../src/harness/run.js";
+import { runOrThrow } from "../src/harness/run.js";
 import { openApi } from "../test/openapi-doc.js";
 
 // Cases found by reviewing the harness against hostile and unusual targets.
@@ -22,13 +22,13 @@ const contract = await kitContract();
 
 async function against(
   variant: Parameters<typeof startVariant>[1],
-  options: Partial<Parameters<typeof runConformance>[0]> = {},
+  options: Partial<Parameters<typeof runOrThrow>[0]> = {},
   tokens = [TOKEN],
 ) {
   const server = await startVariant(contract, variant, tokens);
   try {
     const events: RunEvent[] = [];
-    const run = await runConformance(
+    const run = await runOrThrow(
       { target: server.url, token: options.token ?? TOKEN, contract, timeoutMs: 2_000, ...options },
       (e) => events.push(e),
     );
@@ -131,13 +131,13 @@ describe("the token never leaks, whatever the target echoes", () => {
   });
 
   it("refuses a target URL with user:password, which reproductions would print", async () => {
-    await expect(
-      runConformance({ target: "http://admin:hunter2pw@127.0.0.1:1/", token: TOKEN, contract }),
-    ).rejects.toThrow(/must not carry user:password/);
+    await expect(runOrThrow({ target: "http://admin:hunter2pw@127.0.0.1:1/", token: TOKEN, contract })).rejects.toThrow(
+      /must not carry user:password/,
+    );
   });
 
   it("refuses a token that cannot be sent in a header", async () => {
-    await expect(runConformance({ target: "http://127.0.0.1:1/", token: "tok€n", contract })).rejects.toThrow(KitError);
+    await expect(runOrThrow({ target: "http://127.0.0.1:1/", token: "tok€n", contract })).rejects.toThrow(KitError);
   });
 });
 
@@ -302,7 +302,7 @@ describe("credentials for other security schemes", () => {
     });
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     try {
-      const { summary } = await runConformance({
+      const { summary } = await runOrThrow({
         target: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
         token: TOKEN,
         spec,

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KitError } from "../src/errors.js";
 import { kitContract, TOKEN } from "../test/helpers.js";
 import { startVariant, type VariantServer } from "../test/variant-server.js";
-import { runConformance } from "../src/harness/run.js";
+import { runConformance, runOrThrow } from "../src/harness/run.js";
 
 // A private https target: the reference core behind a self-signed certificate made for this test
 // (in JavaScript, so the tests need no openssl).
@@ -47,7 +47,7 @@ afterAll(async () => {
 
 describe("an https target with a private certificate", () => {
   it("cannot be judged without trusting it: exit 2 naming --ca and --insecure", async () => {
-    const error = await runConformance({ target: server.url, token: TOKEN, contract }).catch((e: unknown) => e);
+    const error = await runOrThrow({ target: server.url, token: TOKEN, contract }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(KitError);
     expect((error as KitError).code).toBe("PS_TARGET_UNREACHABLE");
     expect((error as KitError).message).toContain("--ca-file FILE");
@@ -77,7 +77,7 @@ describe("https to a port that speaks plain HTTP", () => {
       const plain = await startVariant(contract, () => undefined, [TOKEN]);
       try {
         const target = plain.url.replace(/^http:/, "https:");
-        const error = await runConformance({ target, token: TOKEN, contract, insecure }).catch((e: unknown) => e);
+        const error = await runOrThrow({ target, token: TOKEN, contract, insecure }).catch((e: unknown) => e);
         expect(error).toBeInstanceOf(KitError);
         const message = (error as KitError).message;
         expect(message).not.toMatch(/[\r\n]/);

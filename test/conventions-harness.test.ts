@@ -150,7 +150,9 @@ const countedIn = (results: Awaited<ReturnType<typeof judged>>["results"]) =>
 describe.each(CONVENTIONS.map((c) => [c.name, c] as const))("the kit's harness on %s", (name, convention) => {
   if (name in NO_SEQUENCES) {
     it(`has no stateful sequence: ${NO_SEQUENCES[name]}`, async () => {
-      await expect(judged(convention, convention.reference())).rejects.toThrow(/matches no case id/);
+      const { summary } = await judged(convention, convention.reference());
+      expect(summary).toMatchObject({ exitCode: 2, errorCode: "PS_USAGE" });
+      expect(summary.runError).toMatch(/matches no case id/);
     });
     return;
   }

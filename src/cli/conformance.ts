@@ -12,7 +12,7 @@ import {
   LEVELS,
   loadBaseline,
   RUN_DEFAULTS,
-  runConformance,
+  runOrThrow,
   savedFixtures,
   secretsToMask,
   writeBaseline,
@@ -349,7 +349,7 @@ export async function conformance(argv: string[], io: Io): Promise<number> {
     ...keySecrets(signingKey),
   ]);
   const color = io.isTty && io.env.NO_COLOR === undefined;
-  let run: Awaited<ReturnType<typeof runConformance>>;
+  let run: Awaited<ReturnType<typeof runOrThrow>>;
   let runOptions: RunOptions;
   let stated: CertificateInputs | undefined;
   try {
@@ -362,7 +362,7 @@ export async function conformance(argv: string[], io: Io): Promise<number> {
     // The inputs a certificate states are read as the run starts (a failure there is a run that could not start).
     if (certificateFile !== undefined && contract !== undefined)
       stated = certificateInputs(contract, runOptions, baselinePath);
-    run = await runConformance(runOptions, consoleReporter(out, { color, verbose: values.verbose }));
+    run = await runOrThrow(runOptions, consoleReporter(out, { color, verbose: values.verbose }));
   } catch (error) {
     // Reports still say why the run could not be judged, so CI shows the reason where it looks.
     if (error instanceof KitError) writeErrorReports(reports, error);

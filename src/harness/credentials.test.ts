@@ -234,10 +234,10 @@ describe("credentials are asked for only when an operation that will run require
   it('takes token: undefined or null from plain JavaScript as no token, never as the text "undefined"', async () => {
     const kit = await kitContract();
     for (const token of [undefined, null as unknown as string]) {
-      const run = runConformance({ target: "http://127.0.0.1:1/", token, contract: kit });
-      await expect(run).rejects.toThrow(KitError);
-      await expect(run).rejects.toThrow(
-        /--token is required .*: createPlant \(POST \/plants\) requires bearerAuth \(http bearer\)$/,
+      const { summary } = await runConformance({ target: "http://127.0.0.1:1/", token, contract: kit });
+      expect(summary).toMatchObject({ exitCode: 2, errorCode: "PS_USAGE" });
+      expect(summary.runError).toMatch(
+        /--token is required .*: createPlant \(POST \/plants\) requires bearerAuth \(http bearer\) \[PS_USAGE\]$/,
       );
     }
   });

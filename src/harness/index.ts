@@ -1,4 +1,4 @@
-export { runConformance } from "./run.js";
+export { runConformance, runOrThrow } from "./run.js";
 export { RUN_DEFAULTS } from "./options.js";
 export type { RunOptions, GenerateOptions } from "./options.js";
 export type { RunEvent, RunSummary, CaseResult, StepResult, ReportedFinding, Outcome } from "./results.js";

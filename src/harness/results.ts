@@ -122,6 +122,8 @@ export interface RunSummary {
   readonly durationMs: number;
   /** Why the run as a whole could not judge the target, when it could not. */
   readonly runError: string | undefined;
+  /** The error code of a run that could not start (`PS_TARGET_UNREACHABLE`, `PS_USAGE`...); docs/errors.md. */
+  readonly errorCode?: string;
   /** What the contract left out or read leniently as it compiled (a pattern without the u flag...), by pointer. */
   readonly contractNotes?: readonly ContractNote[];
   /** What the run exercised of the contract. */

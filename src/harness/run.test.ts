@@ -8,7 +8,7 @@ import { createEngine, DEFAULT_HTTP_OPTIONS, startHttpServer } from "../server/i
 import { kitContract, TOKEN, withReference } from "../../test/helpers.js";
 import { startVariant } from "../../test/variant-server.js";
 import type { RunEvent } from "./results.js";
-import { runConformance } from "./run.js";
+import { runConformance, runOrThrow } from "./run.js";
 import { openApi } from "../../test/openapi-doc.js";
 
 const contract = await kitContract();
@@ -131,7 +131,11 @@ describe("runConformance", () => {
         skip: ["status.undocumented"],
       });
       expect(noNotes.summary.notes).toBe(0);
-      await expect(runConformance({ target: url, token: TOKEN, contract, only: ["no-such-thing"] })).rejects.toThrow(
+      // A run that cannot start resolves with its reason and code, exit 2: the library never throws it.
+      const nothing = await runConformance({ target: url, token: TOKEN, contract, only: ["no-such-thing"] });
+      expect(nothing.summary).toMatchObject({ exitCode: 2, errorCode: "PS_USAGE", total: 0 });
+      expect(nothing.summary.runError).toMatch(/--only "no-such-thing" matches no case id/);
+      await expect(runOrThrow({ target: url, token: TOKEN, contract, only: ["no-such-thing"] })).rejects.toThrow(
         KitError,
       );
     });
@@ -221,5 +225,19 @@ describe("the contract's notes", () => {
     } finally {
       await new Promise((r) => server.close(r));
     }
+  });
+});
+
+describe("runConformance as a library", () => {
+  it("resolves with exit 2 and the code for a target that cannot be reached, never throws it", async () => {
+    const contract = await kitContract();
+    const { summary, results } = await runConformance({ target: "http://127.0.0.1:1/", token: TOKEN, contract });
+    expect(results).toEqual([]);
+    expect(summary).toMatchObject({ exitCode: 2, errorCode: "PS_TARGET_UNREACHABLE", target: "http://127.0.0.1:1" });
+    expect(summary.runError).toMatch(/\[PS_TARGET_UNREACHABLE\]$/);
+  });
+
+  it("throws a programmer's error as it is: an option of the wrong type", async () => {
+    await expect(runConformance({ target: 42 } as unknown as Parameters<typeof runConformance>[0])).rejects.toThrow();
   });
 });

@@ -22,12 +22,89 @@ import { checkToken, displayUrl, parseTarget } from "./target.js";
 import { classifier, summarize } from "./verdict.js";
 
 /**
- * Replays fixtures against a target and judges each answer by the spec. Problems that stop the run
- * from starting (bad spec, bad fixture, bad flag, unreachable target) throw a KitError; everything
- * the target does is a result. Events come in a stable order (fixture file order), whatever the
- * concurrency.
+ * Replays fixtures against a target and judges each answer by the spec. Everything the target does
+ * is a result; a run that cannot judge it (bad spec, bad fixture, bad option value, unreachable
+ * target, missing token) resolves too, with exit code 2, its reason in `runError` and its code in
+ * `errorCode`. Only a caller's mistake (an option of the wrong type) throws, a TypeError. Events come
+ * in a stable order (fixture file order), whatever the concurrency.
  */
 export async function runConformance(
+  options: RunOptions,
+  onEvent: (event: RunEvent) => void = () => undefined,
+): Promise<{ summary: RunSummary; results: CaseResult[] }> {
+  const started = performance.now();
+  const startedAt = new Date().toISOString();
+  checkOptionTypes(options);
+  try {
+    return await runOrThrow(options, onEvent);
+  } catch (error) {
+    // A run that could not judge is a verdict too (exit 2, its code said): only a bug of the caller
+    // (an option of the wrong type) or of the kit throws.
+    if (!(error instanceof KitError)) throw error;
+    return { summary: unjudged(options, error, { startedAt, durationMs: performance.now() - started }), results: [] };
+  }
+}
+
+/** A caller's mistake is thrown, in the library's words: an option of the wrong type. */
+function checkOptionTypes(options: RunOptions): void {
+  const o = options as unknown as Record<string, unknown>;
+  if (typeof o !== "object" || o === null) throw new TypeError("runConformance: options must be an object");
+  const wrong = (name: string, want: string): never => {
+    throw new TypeError(`runConformance: options.${name} must be ${want}, not ${typeof o[name]}`);
+  };
+  if (typeof o.target !== "string") wrong("target", "a string (the target's URL)");
+  for (const name of ["token", "spec", "caFile"])
+    if (o[name] !== undefined && o[name] !== null && typeof o[name] !== "string") wrong(name, "a string");
+  for (const name of ["concurrency", "timeoutMs", "maxResponseBytes", "minCoverage"])
+    if (o[name] !== undefined && typeof o[name] !== "number") wrong(name, "a number");
+  if (o.seed !== undefined && typeof o.seed !== "bigint") wrong("seed", "a bigint");
+  if (o.contract !== undefined && (typeof o.contract !== "object" || o.contract === null))
+    wrong("contract", "a Contract (loadContract)");
+}
+
+/** The summary of a run that could not judge the target: nothing run, exit 2, the reason and its code. */
+function unjudged(
+  options: RunOptions,
+  error: KitError,
+  run: { readonly startedAt: string; readonly durationMs: number },
+): RunSummary {
+  let target = "";
+  try {
+    target = displayUrl(parseTarget(options.target));
+  } catch {
+    // the target itself was the problem: its text is not shown (it may carry credentials)
+  }
+  const none = { total: 0, exercised: 0, notExercised: [] };
+  return {
+    startedAt: run.startedAt,
+    target,
+    spec: options.contract?.source ?? options.spec ?? DEFAULT_SPEC,
+    seed: options.seed?.toString() ?? "",
+    total: 0,
+    passed: 0,
+    failed: 0,
+    known: 0,
+    errors: 0,
+    failures: 0,
+    warnings: 0,
+    notes: 0,
+    staleBaseline: [],
+    levels: [],
+    durationMs: run.durationMs,
+    runError: `${error.message} [${error.code}]`,
+    errorCode: error.code,
+    coverage: { operations: none, statuses: none, parameters: none },
+    minCoverage: options.minCoverage,
+    coverageShortfall: undefined,
+    exitCode: 2,
+  };
+}
+
+/**
+ * runConformance for the command line: a run that cannot judge throws its KitError (the CLI prints
+ * it, writes it into the reports and exits 2) rather than resolving with it.
+ */
+export async function runOrThrow(
   options: RunOptions,
   onEvent: (event: RunEvent) => void = () => undefined,
 ): Promise<{ summary: RunSummary; results: CaseResult[] }> {
