@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { kitContract } from "../../test/helpers.js";
 import { openApi } from "../../test/openapi-doc.js";
 import { compileContract } from "../contract/index.js";
-import { judge, type CheckContext } from "./checks.js";
+import { causeFirst, judge, type CheckContext } from "./checks.js";
 import type { Expectation } from "./case-types.js";
 
 const contract = await kitContract();
@@ -180,5 +180,25 @@ describe("judge: an operation whose success answers accept no value (a document 
       "failure status.no-5xx doc.json#/paths/~1tags/post/responses",
     ]);
     expect(on("makeBatch", answer(400, "no", "text/plain"))[0]).toMatch(/^failure /);
+  });
+});
+
+describe("causeFirst: a case's headline is the finding that says the most", () => {
+  it("puts what the expectation says went wrong before the shape of the answer it got", () => {
+    const f = (check: Parameters<typeof causeFirst>[0][number]["check"]) => ({ check });
+    const ordered = causeFirst([
+      f("response.schema"),
+      f("status.no-5xx"),
+      f("stateful.read-back"),
+      f("invalid.rejected"),
+      f("response.json"),
+    ]);
+    expect(ordered.map((x) => x.check)).toEqual([
+      "invalid.rejected",
+      "stateful.read-back",
+      "status.no-5xx",
+      "response.json",
+      "response.schema",
+    ]);
   });
 });

@@ -427,7 +427,7 @@ export const CHECKS: readonly Check[] = [
             check: "status.undocumented",
             severity: "note",
             message: `${s} is not documented; the contract leaves this answer open, so it is not a failure`,
-            expected: `a status of ${[...ctx.operation.responses.keys()].join(", ")} or any 4xx`,
+            expected: expectedOfSilent(ctx),
             received: received(ctx),
             rule: where,
           }),
@@ -505,4 +505,62 @@ function documentFault(ctx: CheckContext, findings: Finding[]): Finding[] {
       ? { ...f, severity: "note", message: `${f.message}; not judged: ${why}`, rule: ref(ctx, fault.pointer) }
       : f,
   );
+}
+
+/** What a request the contract is silent about may get, in words that fit the request (its expectation). */
+function expectedOfSilent(ctx: CheckContext): string {
+  const documented = [...ctx.operation.responses.keys()].join(", ");
+  switch (ctx.expect.kind) {
+    case "unauthorised":
+      return "a 4xx refusal (401, 403 or 400: the contract does not say which), never a success";
+    case "invalid":
+      return `a 4xx refusal (${
+        documented
+          .split(", ")
+          .filter((k) => k.startsWith("4"))
+          .join(", ") || "any 4xx"
+      } documented)`;
+    case "duplicate":
+      return "a 2xx or any 4xx: the contract leaves a repeated id open";
+    default:
+      return ctx.expect.missingOk === true
+        ? `a status of ${documented}, or 404 or 410 for a resource that may not exist`
+        : `a status of ${documented}, or the 4xx an earlier step got for the same id (it existed already)`;
+  }
+}
+
+/**
+ * How much a finding says of the cause, most first: what the request's expectation says went wrong (a
+ * request the contract rejects got 200; a valid one was refused), then what a sequence shows, then a
+ * server error, then the shape of the answer (which may only follow from the first). A case's
+ * headline, in every report, is its counted finding that says the most.
+ */
+const CAUSE_RANK: readonly (CheckId | "stateful")[] = [
+  "invalid.rejected",
+  "auth.rejected",
+  "valid.accepted",
+  "duplicate.answer",
+  "status.expected",
+  "stateful",
+  "status.no-5xx",
+  "response.received",
+  "response.media-type",
+  "response.json",
+  "response.schema",
+  "response.headers",
+  "auth.challenge",
+  "status.undocumented",
+];
+
+const rankOf = (check: CheckId): number => {
+  const at = CAUSE_RANK.indexOf(check.startsWith("stateful.") ? "stateful" : check);
+  return at < 0 ? CAUSE_RANK.length : at;
+};
+
+/** Findings ordered cause first (CAUSE_RANK), ties in the order they were made. */
+export function causeFirst<T extends { readonly check: CheckId }>(findings: readonly T[]): T[] {
+  return findings
+    .map((f, i) => ({ f, i }))
+    .sort((a, b) => rankOf(a.f.check) - rankOf(b.f.check) || a.i - b.i)
+    .map(({ f }) => f);
 }

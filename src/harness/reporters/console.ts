@@ -1,6 +1,7 @@
 import { coverageLine } from "../coverage.js";
 import type { LevelVerdict } from "../levels.js";
 import { COULD_NOT_JUDGE, OUTCOME_WORDS, verdictLine, type Outcome } from "../outcome.js";
+import { causeFirst } from "../checks.js";
 import type { CaseResult, ReportedFinding, RunEvent, RunSummary } from "../results.js";
 
 /** Contract notes shown on the console; the JSON report has every one. */
@@ -96,7 +97,7 @@ export function recapLines(results: readonly CaseResult[]): string[] {
       lines.push(`  ${word("error")} ${r.fixture}: ${COULD_NOT_JUDGE}: ${visible(r.error ?? "")}`);
       continue;
     }
-    const first = r.steps.flatMap((s) => s.findings).find((f) => f.counts);
+    const first = causeFirst(r.steps.flatMap((s) => s.findings).filter((f) => f.counts))[0];
     lines.push(
       first === undefined
         ? `  ${word("fail")} ${r.fixture}`

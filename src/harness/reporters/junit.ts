@@ -1,4 +1,5 @@
 import { shortPath } from "../../paths.js";
+import { causeFirst } from "../checks.js";
 import type { CaseResult, RunSummary } from "../results.js";
 import { caseLevelOutcomes, COULD_NOT_JUDGE } from "../outcome.js";
 
@@ -107,7 +108,8 @@ export function junitReport(summary: RunSummary, results: readonly CaseResult[])
       r.sequence?.reproduction === undefined
         ? ""
         : `\n\nsequence: ${r.sequence.steps.join(" -> ")}\nreproduce the sequence:\n${r.sequence.reproduction}`;
-    const counted = findings.filter((x) => x.f.counts);
+    // Cause first: the message and type name the finding that says the most (checks.ts causeFirst).
+    const counted = causeFirst(findings.filter((x) => x.f.counts).map((x) => ({ ...x, check: x.f.check })));
     const known = findings.filter((x) => x.f.known);
     const notes = findings.filter((x) => !x.f.counts && !x.f.known);
     const verdict: Pick<JUnitCase, "error" | "failure" | "skipped"> =

@@ -9,6 +9,7 @@ import {
   OUTCOME_WORDS,
   verdictHeading,
 } from "../outcome.js";
+import { causeFirst } from "../checks.js";
 import type { CaseResult, RunSummary } from "../results.js";
 
 /**
@@ -52,7 +53,7 @@ export function markdownReport(summary: RunSummary, results: readonly CaseResult
   if (bad.length > 0) {
     lines.push("", "### Failing cases", "", "| case | level | check | message | rule |", "|---|---|---|---|---|");
     for (const r of bad) {
-      const first = r.steps.flatMap((st) => st.findings).find((f) => f.counts);
+      const first = causeFirst(r.steps.flatMap((st) => st.findings).filter((f) => f.counts))[0];
       lines.push(
         r.outcome === "error" || first === undefined
           ? `| ${md(r.fixture)} | | (${COULD_NOT_JUDGE}) | ${md(r.error ?? "")} | |`
