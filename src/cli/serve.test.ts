@@ -84,6 +84,50 @@ describe("plantstore serve", () => {
     expect(fromEnv.stdout()).toContain("2 token(s)");
   });
 
+  it("takes basic credentials with --basic USER:PASSWORD for a basic-auth contract, and never prints them", async () => {
+    const spec = join(tempDir("serve-basic-"), "basic.json");
+    const thing = { type: "object", properties: { name: { type: "string" } } };
+    writeFileSync(
+      spec,
+      JSON.stringify({
+        openapi: "3.1.0",
+        info: { title: "basic", version: "1" },
+        components: { securitySchemes: { basic: { type: "http", scheme: "basic" } } },
+        security: [{ basic: [] }],
+        paths: {
+          "/things": {
+            get: {
+              operationId: "listThings",
+              responses: {
+                "200": {
+                  description: "ok",
+                  content: { "application/json": { schema: { type: "array", items: thing } } },
+                },
+              },
+            },
+          },
+        },
+      }),
+    );
+    const password = "pa55-w0rd-7f3c";
+    running = spawnCli(["serve", "--spec", spec, "--port", "0", "--basic", `ada:${password}`]);
+    const [, url] = await running.waitFor(/listening on (http:\/\/\S+)/);
+    await running.waitFor(/How each operation is served/);
+    const as = (pair: string) =>
+      fetch(`${url}/things`, { headers: { authorization: `Basic ${Buffer.from(pair).toString("base64")}` } });
+    expect((await as(`ada:${password}`)).status).toBe(200);
+    expect((await as("plantstore:plantstore-dev-token")).status).toBe(401);
+    running.child.kill("SIGTERM");
+    expect(await running.exited).toBe(0);
+    expect(running.stdout()).toContain("1 basic user:password pair(s) you configured");
+    expect(running.stdout() + running.stderr()).not.toContain(password);
+
+    const bad = await runCli(["serve", "--spec", spec, "--port", "0", "--basic", password]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--basic must be USER:PASSWORD");
+    expect(bad.stdout + bad.stderr).not.toContain(password);
+  });
+
   it("allows a preflight asking for traceparent, and only listed headers with --cors-headers", async () => {
     const ask = async (url: string) => {
       const res = await fetch(`${url}/plants`, {

@@ -41,6 +41,14 @@ export const SERVE = {
       env: "PLANTSTORE_TOKENS",
       option: `${server}.tokens`,
     },
+    basic: {
+      type: "string",
+      multiple: true,
+      value: "USER:PASSWORD",
+      help: "an HTTP basic user and password to accept (a contract with basic auth)",
+      more: `Without one, the user "plantstore" with the development token as its password is accepted.`,
+      option: `${server}.basic`,
+    },
     "cors-origin": {
       type: "string",
       multiple: true,
@@ -177,6 +185,7 @@ function serverConfig(
     host: values.host,
     port: values.port,
     tokens: values.token ?? [],
+    ...(values.basic === undefined || values.basic.length === 0 ? {} : { basic: values.basic }),
     // An empty PLANTSTORE_CORS_ORIGINS is no choice: the default stands.
     corsOrigins: values["cors-origin"].length > 0 ? values["cors-origin"] : [...SERVE.flags["cors-origin"].default],
     corsHeaders: values["cors-headers"],
@@ -205,11 +214,16 @@ async function serveSpec(spec: string, values: ServeValues, io: Io): Promise<num
   const restoring = values.save !== undefined && existsSync(values.save);
   const server = await startMockServer({ ...serverConfig(values, logged.log), contract });
   io.out(`Mock of ${contract.title} ${contract.version} (${spec}) listening on ${server.url}`);
-  if (tokens.length === 0)
-    io.out(
-      `Development credentials: token or API key ${DEV_TOKEN}, basic plantstore:${DEV_TOKEN} (pass --token to choose your own)`,
-    );
+  const basic = values.basic ?? [];
+  const devToken = `token or API key ${DEV_TOKEN}`;
+  const devBasic = `basic plantstore:${DEV_TOKEN}`;
+  if (tokens.length === 0 && basic.length === 0)
+    io.out(`Development credentials: ${devToken}, ${devBasic} (pass --token and --basic to choose your own)`);
+  else if (tokens.length === 0) io.out(`Development credentials: ${devToken} (pass --token to choose your own)`);
   else io.out(`Accepting the ${tokens.length} token(s) you configured as bearer tokens and API keys.`);
+  // Never the pairs themselves: they hold passwords.
+  if (basic.length > 0) io.out(`Accepting the ${basic.length} basic user:password pair(s) you configured.`);
+  else if (tokens.length > 0) io.out(`Development credentials: ${devBasic} (pass --basic to choose your own)`);
   io.out("How each operation is served:");
   const width = Math.max(
     ...server.engine.served.map((s) => s.operation.method.length + s.operation.pathTemplate.length + 1),

@@ -4,6 +4,7 @@
 
 import type { CompiledOperation, SecurityScheme } from "../contract/portable.js";
 import { acceptedTokens, createBearerCheck, oneOf, type AuthFailure } from "./auth.js";
+import { KitError } from "../errors.js";
 import { DEV_TOKEN } from "./defaults.js";
 
 /** What the engine accepts: bearer tokens and API keys, and basic `user:password` pairs. */
@@ -21,11 +22,22 @@ export function engineCredentials(
   basic: readonly string[] | undefined,
   option: string,
 ): EngineCredentials {
+  for (const pair of basic ?? [])
+    // RFC 7617 section 2: the user-id holds no colon, and neither holds a control character.
+    if (typeof pair !== "string" || pair.indexOf(":") < 1 || /[\u0000-\u001f\u007f]/.test(pair))
+      throw new KitError(
+        "PS_USAGE",
+        // The value is not shown: it holds a password.
+        `${basicName(option)} must be USER:PASSWORD (a user without a colon, then a colon, no control character)`,
+      );
   return {
     tokens: acceptedTokens(tokens, option),
     basic: basic !== undefined && basic.length > 0 ? basic : [`plantstore:${DEV_TOKEN}`],
   };
 }
+
+/** How the basic pairs are called where the tokens are called `option`: `--basic` beside `--token`. */
+const basicName = (option: string): string => (option.startsWith("--") ? "--basic" : "basic");
 
 export interface CredentialRequest {
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
