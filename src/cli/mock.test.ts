@@ -133,7 +133,7 @@ describe("plantstore serve --admin --data", () => {
     writeFileSync(file, '[{"id":9223372036854775807,"name":"Seeded"}]');
     running = spawnCli(["serve", "--port", "0", "--admin", "--data", file]);
     const [, url] = await running.waitFor(/listening on (http:\/\/\S+)/);
-    await running.waitFor(/Started with 1 plants/);
+    await running.waitFor(/Started with 1 plant/);
     const res = await fetch(`${url}/__admin/plants`, { headers: { authorization: "Bearer plantstore-dev-token" } });
     expect(await res.text()).toBe('{"count":1,"plants":[{"id":9223372036854775807,"name":"Seeded"}]}');
   });

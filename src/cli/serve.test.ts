@@ -289,7 +289,7 @@ describe("plantstore serve --spec with --data and --save", () => {
     expect(readFileSync(save, "utf8")).toContain("9007199254740993");
     running = spawnCli(["serve", "--spec", spec, "--port", "0", "--quiet", "--data", data, "--save", save]);
     [, url] = await running.waitFor(/listening on (http:\/\/\S+)/);
-    await running.waitFor(/Started with 1 items from .*store\.json/);
+    await running.waitFor(/Started with 1 item from .*store\.json/);
     const list = await fetch(`${url}/plants`, { headers: auth });
     expect(await list.text()).toBe('[{"name":"Fern","id":9007199254740993}]');
     running.child.kill("SIGTERM");
@@ -308,7 +308,7 @@ describe("plantstore serve --spec with --data and --save", () => {
     expect(await running.exited).toBe(0);
     running = spawnCli(["serve", "--port", "0", "--quiet", "--admin", "--save", save]);
     [, url] = await running.waitFor(/listening on (http:\/\/\S+)/);
-    await running.waitFor(/Started with 1 plants from .*plants\.json/);
+    await running.waitFor(/Started with 1 plant from .*plants\.json/);
     const listed = await fetch(`${url}/__admin/plants`, { headers: auth });
     expect(await listed.text()).toBe('{"count":1,"plants":[{"id":9223372036854775807,"name":"Kept"}]}');
     expect((await fetch(`${url}/plants`, { method: "POST", headers, body })).status).toBe(409);

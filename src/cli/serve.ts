@@ -9,6 +9,7 @@ import {
   type MockServerConfig,
 } from "../server/index.js";
 import { shellQuote } from "../shell.js";
+import { count } from "../words.js";
 import { commandValues } from "./args.js";
 import { bindFlags, READY_FILE_FLAG, type CommandFlags, type FlagValues } from "./flags.js";
 import { onShutdown, type Io } from "./io.js";
@@ -162,7 +163,7 @@ export async function serve(argv: string[], io: Io): Promise<number> {
       `Accepting the ${tokens.length} token(s) you configured; set PLANTSTORE_TOKEN to one of them for the command below.`,
     );
   if (values.data !== undefined || restoring)
-    io.out(`Started with ${server.store.size} plants from ${restoring ? values.save : values.data}`);
+    io.out(`Started with ${count(server.store.size, "plant")} from ${restoring ? values.save : values.data}`);
   if (values.save !== undefined) io.out(`Saving the store to ${values.save} after every change`);
   io.out("Try it:");
   io.out(`  ${createPlantCurl(server.url, bearer)}`);
@@ -232,7 +233,7 @@ async function serveSpec(spec: string, values: ServeValues, io: Io): Promise<num
     io.out(`  ${`${operation.method.toUpperCase()} ${operation.pathTemplate}`.padEnd(width)}  ${served}`);
   for (const r of server.engine.model.resources) for (const note of r.notes) io.out(`Note: ${note}`);
   if (server.engine.store.size > 0)
-    io.out(`Started with ${server.engine.store.size} items from ${restoring ? values.save : values.data}`);
+    io.out(`Started with ${count(server.engine.store.size, "item")} from ${restoring ? values.save : values.data}`);
   if (values.save !== undefined) io.out(`Saving the store to ${values.save} after every change`);
   if (values.admin) io.out(`Admin surface on: GET or DELETE ${server.url}/__admin/store (same token)`);
   ready?.ready(server.url);

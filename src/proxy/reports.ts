@@ -1,3 +1,5 @@
+import { shortPath } from "../paths.js";
+import { count } from "../words.js";
 import { visible } from "../harness/reporters/index.js";
 import { verdictLine, type Verdict } from "../harness/outcome.js";
 import { jsonDocument } from "../harness/reporters/index.js";
@@ -130,7 +132,7 @@ export function proxyConsoleReporter(
   return (event) => {
     switch (event.type) {
       case "proxy-started":
-        write(`Plant Store contract proxy listening on ${event.url} -> ${event.target}`);
+        write(`Contract proxy for ${shortPath(event.spec)} listening on ${event.url} -> ${event.target}`);
         write(
           `spec ${event.spec}; point your client at the proxy; stop with Ctrl-C (SIGINT) or SIGTERM for the verdict`,
         );
@@ -163,18 +165,20 @@ export function proxyConsoleReporter(
 export function proxySummaryLines(s: ProxySummary): string[] {
   const lines = [
     "",
-    `${s.exchanges} exchanges: ${s.judged} judged, ${s.notJudged} not judged; ${(s.durationMs / 1000).toFixed(2)} s`,
-    `client violations: ${s.clientViolations} (in ${s.clientExchanges} exchanges)` +
+    `${count(s.exchanges, "exchange")}: ${s.judged} judged, ${s.notJudged} not judged; ${(s.durationMs / 1000).toFixed(2)} s`,
+    `client violations: ${s.clientViolations} (in ${count(s.clientExchanges, "exchange")})` +
       (s.failOnClient
         ? ", counted: --fail-on-client"
         : ", not counted (the client's bugs; --fail-on-client counts them)"),
-    `server violations: ${s.serverViolations} (in ${s.serverExchanges} exchanges); ` +
+    `server violations: ${s.serverViolations} (in ${count(s.serverExchanges, "exchange")}); ` +
       `beyond the contract: ${s.warnings}` +
       (s.levels.length > 1 ? ` (counted: ${s.levels.slice(1).join(", ")})` : "") +
       `; notes: ${s.notes}`,
   ];
   if (s.omitted > 0)
-    lines.push(`${s.omitted} exchanges counted above are not in the reports (the first ones and the failing ones are)`);
+    lines.push(
+      `${count(s.omitted, "exchange")} counted above ${s.omitted === 1 ? "is" : "are"} not in the reports (the first ones and the failing ones are)`,
+    );
   if (s.runError !== undefined) lines.push(visible(s.runError));
   const who = s.counted.server > 0 ? "an answer" : "a request (--fail-on-client)";
   const why = { 0: ", no answer broke the contract", 1: `, ${who} broke the contract`, 2: ", nothing to judge" };

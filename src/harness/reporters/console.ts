@@ -1,6 +1,7 @@
 import { coverageLine } from "../coverage.js";
 import type { LevelVerdict } from "../levels.js";
 import { COULD_NOT_JUDGE, OUTCOME_WORDS, verdictLine, type Outcome } from "../outcome.js";
+import { count } from "../../words.js";
 import { causeFirst } from "../checks.js";
 import type { CaseResult, ReportedFinding, RunEvent, RunSummary } from "../results.js";
 
@@ -37,7 +38,7 @@ export function consoleReporter(write: (line: string) => void, options: ConsoleO
   return (event) => {
     switch (event.type) {
       case "run-started":
-        write(`Conformance run: ${event.total} cases against ${event.target}`);
+        write(`Conformance run: ${count(event.total, "case")} against ${event.target}`);
         write(dim(`spec ${event.spec}, seed ${event.seed} (replay with --seed ${event.seed})`));
         // What the contract could not check as written is said before anything is judged.
         for (const n of (event.notes ?? []).slice(0, MAX_NOTES))
@@ -111,7 +112,7 @@ export function recapLines(results: readonly CaseResult[]): string[] {
 export function summaryLines(s: RunSummary): string[] {
   const lines = [
     "",
-    `${s.total} cases: ${s.passed} passed, ${s.failed} failed, ${s.known} known deviations, ${s.errors} errors`,
+    `${count(s.total, "case")}: ${s.passed} passed, ${s.failed} failed, ${count(s.known, "known deviation")}, ${count(s.errors, "error")}`,
     `findings: ${s.failures} failures, ${s.warnings} beyond the contract, ${s.notes} notes; ${(s.durationMs / 1000).toFixed(2)} s`,
     `levels: ${s.levels.map(levelText).join("; ")}`,
   ];
