@@ -28,6 +28,8 @@ async function run(fault: MultiOpFault | undefined, concurrency?: number) {
       cases: results.map((r) => `${r.fixture} ${r.outcome}`),
       // The shrunk failing requests, exactly: the same search must end at the same smallest request.
       shrunk: results.flatMap((r) => (r.generated === undefined ? [] : [JSON.stringify(r.generated)])),
+      // What the answers covered: requests sent ahead count only once judged.
+      coverage: summary.coverage,
     };
   } finally {
     await server.close();

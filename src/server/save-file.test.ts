@@ -1,6 +1,6 @@
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { kitContract, TOKEN } from "../../test/helpers.js";
 import { tempDir } from "../../test/temp-dir.js";
 import { createMockEngine } from "./mock-options.js";
@@ -84,6 +84,29 @@ describe("the --save journal", () => {
     const { engine: again, replayed } = restarted(file);
     expect(replayed).toBe(15);
     expect(again.snapshot()).toBe(engine.snapshot());
+  });
+
+  it("keeps every change when folds fail (a full disk), and folds them all once it can", async () => {
+    const file = join(dir, "failing.json");
+    const { engine, journal, create } = journalled(file);
+    // The temporary files of the next two folds cannot be written: a folder stands at each path.
+    for (const n of [1, 2]) mkdirSync(`${file}.${process.pid}.${n}.tmp`);
+    const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    try {
+      expect([create("1", "a").status, create("2", "b").status]).toEqual([200, 200]);
+      await journal.compact();
+      expect(create("3", "c").status).toBe(200);
+      await journal.compact();
+      expect(errors).toHaveBeenCalledTimes(2);
+    } finally {
+      errors.mockRestore();
+    }
+    const { engine: again } = restarted(file);
+    expect(again.snapshot()).toBe(engine.snapshot());
+    expect(again.store.size).toBe(3);
+    await journal.close();
+    expect(readFileSync(file, "utf8")).toBe(engine.snapshot());
+    expect([existsSync(`${file}.journal`), existsSync(`${file}.journal.1`)]).toEqual([false, false]);
   });
 
   it("leaves one file after a clean stop: the snapshot, every change folded in", async () => {

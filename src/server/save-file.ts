@@ -1,4 +1,5 @@
 import {
+  appendFileSync,
   closeSync,
   existsSync,
   fsyncSync,
@@ -55,16 +56,29 @@ export function openJournal(
   let lines = 0;
   let folds = 0;
   let inFlight: Promise<void> | undefined;
+  /** The last fold failed: its set-aside journal is kept, and a clean stop keeps the journal too. */
+  let failed = false;
   const report = (error: unknown): void =>
     // The answer goes out anyway; the failure is said where the operator looks.
     console.error(`plantstore: --save ${file}: ${(error as Error).message}`);
   const compact = (): Promise<void> => {
     if (fd === undefined) return Promise.resolve();
     if (inFlight !== undefined) return inFlight;
-    // The journal so far is set aside; the changes from now on go to a new one.
+    // The journal so far is set aside; the changes from now on go to a new one. A set-aside journal
+    // of a fold that failed is still needed (FILE lacks its changes): this one is added to its end.
+    const setAside = `${journalFile}.1`;
     try {
-      closeSync(fd);
-      renameSync(journalFile, `${journalFile}.1`);
+      const open = fd;
+      fd = undefined;
+      closeSync(open);
+      if (existsSync(setAside)) {
+        appendFileSync(setAside, readFileSync(journalFile));
+        rmSync(journalFile);
+      } else renameSync(journalFile, setAside);
+    } catch (error) {
+      report(error);
+    }
+    try {
       fd = openSync(journalFile, "a");
       lines = 0;
     } catch (error) {
@@ -76,9 +90,18 @@ export function openJournal(
     inFlight = writeSnapshot(temporary, copy, options.fsync)
       .then(() => {
         renameSync(temporary, file);
-        rmSync(`${journalFile}.1`, { force: true });
+        rmSync(setAside, { force: true });
       })
-      .catch(report)
+      .catch((error: unknown) => {
+        // FILE and the set-aside journal stand: a restart still has every change. The next fold retries.
+        try {
+          rmSync(temporary, { force: true });
+        } catch {
+          // what stands there is not ours to remove
+        }
+        report(error);
+        failed = true;
+      })
       .finally(() => (inFlight = undefined));
     return inFlight;
   };
@@ -102,11 +125,13 @@ export function openJournal(
     compact,
     close: async () => {
       await inFlight;
+      failed = false;
       await compact();
       engine.store.onChange = undefined;
       if (fd !== undefined) closeSync(fd);
       fd = undefined;
-      rmSync(journalFile, { force: true });
+      // Only a fold that succeeded makes the (empty) journal unneeded.
+      if (!failed) rmSync(journalFile, { force: true });
     },
   };
 }

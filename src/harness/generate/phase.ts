@@ -235,7 +235,7 @@ class Heard {
 function judgeRequest(ctx: Ctx, c: GeneratedCase, setup: Setup, heard: Heard) {
   const op = c.operation;
   const kind = c.kind === "positive" ? "valid" : "invalid";
-  return (request: GeneratedRequest, strict = false): Promise<CaseResult> => {
+  const judge = (request: GeneratedRequest, strict = false, hear = true): Promise<CaseResult> => {
     const expect: Expectation =
       kind === "invalid"
         ? { kind }
@@ -259,10 +259,11 @@ function judgeRequest(ctx: Ctx, c: GeneratedCase, setup: Setup, heard: Heard) {
     const made = onMadeResource
       ? chainFixture(ctx.contract, op, producer, ctx.probe, c.id, { request, expect, description })
       : undefined;
-    return ctx
-      .runCase(made ?? requestFixture(op, c.id, description, request, expect), ctx.random)
-      .then((r) => heard.add(r));
+    const sent = ctx.runCase(made ?? requestFixture(op, c.id, description, request, expect), ctx.random);
+    return hear ? sent.then((r) => heard.add(r)) : sent;
   };
+  // A request sent ahead is heard (its answers counted in the coverage) only once it is judged.
+  return Object.assign(judge, { hear: (r: CaseResult): CaseResult => heard.add(r) });
 }
 
 /**
@@ -374,13 +375,17 @@ async function searchRequests(
       // Before the first failure, fast-check draws what fc.sample draws with the seed: sent ahead.
       const early = lastFailure === undefined ? ahead.take(index, request as GeneratedRequest) : undefined;
       if (lastFailure === undefined) ahead.fill(index + 1);
-      const result = await (early ?? judge(request as GeneratedRequest));
+      const result = await (early?.then(judge.hear) ?? judge(request as GeneratedRequest));
       judged++;
       if (result.outcome === "error") harnessError ??= result;
       for (const step of result.steps)
         for (const f of step.findings)
           if (f.severity === "warning" && !warnings.has(f.check)) warnings.set(f.check, step);
-      if (result.outcome === "fail") lastFailure = { request: request as GeneratedRequest, result };
+      if (result.outcome === "fail") {
+        lastFailure = { request: request as GeneratedRequest, result };
+        // Shrinking starts from a target no request sent ahead is still reaching.
+        await ahead.settle();
+      }
       return result.outcome !== "fail";
     }),
     {
@@ -392,6 +397,7 @@ async function searchRequests(
       maxSkipsPerRun: GENERATION_BUDGET.skipsPerJudged,
     },
   );
+  await ahead.settle();
   return {
     harnessError,
     lastFailure,
@@ -415,14 +421,22 @@ function sentAhead(
   ctx: Ctx,
   arb: fc.Arbitrary<GeneratedRequest | null>,
   seed: number,
-  judge: (request: GeneratedRequest) => Promise<CaseResult>,
-): { take(index: number, request: GeneratedRequest): Promise<CaseResult> | undefined; fill(from: number): void } {
+  judge: (request: GeneratedRequest, strict: boolean, hear: boolean) => Promise<CaseResult>,
+): {
+  take(index: number, request: GeneratedRequest): Promise<CaseResult> | undefined;
+  fill(from: number): void;
+  settle(): Promise<void>;
+} {
   const started = new Map<number, Promise<CaseResult>>();
-  if (ctx.concurrency <= 1) return { take: () => undefined, fill: () => {} };
+  if (ctx.concurrency <= 1) return { take: () => undefined, fill: () => {}, settle: async () => {} };
   // Drawn as fast-check will draw them: from the same seed and the same fresh values (put back after).
   const restore = ctx.freshCheckpoint();
   const planned = fc.sample(arb, { seed, numRuns: ctx.options.count * 2 });
   restore();
+  // No further than the count-th request: a passing case sends no more than fast-check judges.
+  let last = -1;
+  for (let i = 0, n = 0; i < planned.length && n < ctx.options.count; i++)
+    if (planned[i] !== null) [last, n] = [i, n + 1];
   const key = (r: GeneratedRequest | null): string =>
     JSON.stringify(r, (_k, v: unknown) => (typeof v === "bigint" ? `${v}n` : v));
   return {
@@ -433,17 +447,22 @@ function sentAhead(
     },
     fill(from) {
       let inFlight = started.size;
-      for (let i = from; i < planned.length && inFlight < ctx.concurrency - 1; i++) {
+      for (let i = from; i <= last && inFlight < ctx.concurrency - 1; i++) {
         const candidate = planned[i];
         if (candidate === null || candidate === undefined) continue;
         if (!started.has(i)) {
-          const sent = judge(candidate);
+          const sent = judge(candidate, false, false);
           // One never taken (a failure came first) is not awaited: its rejection must not go unheard.
           sent.catch(() => {});
           started.set(i, sent);
         }
         inFlight = [...started.keys()].filter((k) => k >= from).length;
       }
+    },
+    // Waits for every request sent ahead that no one took: none reaches the target after it.
+    async settle() {
+      await Promise.allSettled([...started.values()]);
+      started.clear();
     },
   };
 }
