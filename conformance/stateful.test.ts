@@ -66,8 +66,6 @@ const FULL = [
   "list by tag of A",
   "list all (limit=100)",
   "replace C (never made)",
-  "patch C (never made)",
-  "delete C (never made)",
   "read C (never made)",
   "delete A",
   "read B",

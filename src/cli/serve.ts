@@ -47,6 +47,7 @@ export const SERVE = {
       multiple: true,
       value: "USER:PASSWORD",
       help: "an HTTP basic user and password to accept (a contract with basic auth)",
+      env: "PLANTSTORE_BASIC",
       more: `Without one, the user "plantstore" with the development token as its password is accepted.`,
       option: `${server}.basic`,
     },

@@ -91,7 +91,8 @@ function unjudged(
     staleBaseline: [],
     levels: [],
     durationMs: run.durationMs,
-    runError: `${error.message} [${error.code}]`,
+    // The target as given is never echoed: a URL that would not parse may still carry a password.
+    runError: `${typeof options.target === "string" && options.target !== "" ? error.message.replaceAll(options.target, "(the target given)") : error.message} [${error.code}]`,
     errorCode: error.code,
     coverage: { operations: none, statuses: none, parameters: none },
     minCoverage: options.minCoverage,

@@ -289,6 +289,8 @@ class InFlight {
       discarded += chunk.length;
       if (discarded > DISCARD_CAP) req.destroy();
     });
+    // The exchange's watchdog is gone with its answer: a client that stalls here is let go after the same silence.
+    req.setTimeout(this.limits.timeoutMs, () => req.destroy());
     req.resume();
   }
 

@@ -177,7 +177,7 @@ export function proxySummaryLines(s: ProxySummary): string[] {
   ];
   if (s.omitted > 0)
     lines.push(
-      `${count(s.omitted, "exchange")} counted above ${s.omitted === 1 ? "is" : "are"} not in the reports (the first ones and the failing ones are)`,
+      `${count(s.omitted, "exchange")} counted above ${s.omitted === 1 ? "is" : "are"} not in the reports (the first ones and up to as many failing ones are)`,
     );
   if (s.runError !== undefined) lines.push(visible(s.runError));
   const who = s.counted.server > 0 ? "an answer" : "a request (--fail-on-client)";

@@ -63,7 +63,7 @@ export const STATEFUL_CHECKS: readonly StatefulCheck[] = [
   {
     id: "stateful.absent-untouched",
     summary:
-      "A replace, patch or delete of an id never made gets 404 or 410 where the operation documents one, and makes nothing: a read of the id then finds nothing (RFC 9110 9.3.4, 9.3.5).",
+      "A replace of an id never made gets 404 or 410 where the operation documents one (and no 201), and makes nothing: a read of the id then finds nothing (RFC 9110 9.3.4).",
   },
   {
     id: "stateful.id-reusable",
@@ -112,11 +112,11 @@ export function statefulFindings(c: StatefulContext, step: DoneStep): Finding[] 
 }
 
 /**
- * A replace, patch or delete of an id no create gave: where the operation documents 404 or 410, a
- * success (not 202) says it found, or made, what is not there.
+ * A replace of an id no create gave (the sequence tries no other write there): where the operation
+ * documents 404 or 410 and no 201, a success (not 202) says it found, or made, what is not there.
  */
 function neverMadeWrite(c: StatefulContext, step: DoneStep): Finding[] {
-  if (!success(step.status) || step.status === 202) return [];
+  if (step.spec.kind !== "replace" || !success(step.status) || step.status === 202) return [];
   const op = step.observed.operation;
   if (!op.responses.has("404") && !op.responses.has("410")) return [];
   const id = c.state.items.C.id;
@@ -151,6 +151,8 @@ function neverMadeRead(c: StatefulContext, step: DoneStep): Finding[] {
 /** A create at the id a delete freed: refused, it keeps ids once deleted (allowed only where it said 410). */
 function recreateFindings(c: StatefulContext, x: ItemState, step: DoneStep): Finding[] {
   if (success(step.status) || step.status === undefined || step.status >= 500) return [];
+  // Credentials and capacity say nothing of the id.
+  if (step.status === 401 || step.status === 403 || step.status === 429) return [];
   if (x.tombstoned || x.unsure) return [];
   const deleted = c.state.done.find((d) => d.spec.kind === "delete" && "item" in d.spec && d.spec.item === x.name);
   return [

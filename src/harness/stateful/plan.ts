@@ -71,6 +71,8 @@ export interface StatefulTarget {
   compared(write: CompiledOperation, read: CompiledOperation): ReadonlySet<string> | undefined;
   /** The `default` a property of an operation's request body has in its schema, or undefined. */
   propertyDefault(op: CompiledOperation, name: string): unknown;
+  /** The schema of a property of the item in an operation's request body (through `$ref`), or undefined. */
+  requestProperty(op: CompiledOperation, name: string): Record<string, unknown> | undefined;
 }
 
 /**
@@ -217,6 +219,11 @@ function target(
     itemAt,
     requestItemAt,
     compared,
+    requestProperty: (op, name) =>
+      followRefs(
+        propertiesOf(propertySchemaAt(schemaOf(op, doc), requestItemAt(op), resolve), resolve).properties.get(name),
+        resolve,
+      ) as Json | undefined,
     propertyDefault: (op, name) =>
       (followRefs(propertiesOf(schemaOf(op, doc), resolve).properties.get(name), resolve) as Json | undefined)?.default,
   };

@@ -232,11 +232,11 @@ function recordUpdate(state: SequenceState, item: ItemState, step: DoneStep): vo
       else if (!written.has(name)) item.expected.set(name, { ...e, how: "kept", before: undefined });
   if (how === "replace") {
     item.unsent.clear();
-    for (const [name, e] of [...item.expected])
-      if (!written.has(name) && !sent.has(name)) {
-        item.expected.delete(name);
-        item.unsent.set(name, e);
-      } else if (!written.has(name)) item.expected.delete(name);
+    for (const [name, e] of [...item.expected]) {
+      if (written.has(name)) continue;
+      item.expected.delete(name);
+      if (!sent.has(name) && replacedAway(state, step, name)) item.unsent.set(name, e);
+    }
   }
   for (const name of sent) item.unsent.delete(name as string);
   for (const [name, value] of written)
@@ -244,6 +244,18 @@ function recordUpdate(state: SequenceState, item: ItemState, step: DoneStep): vo
   const filter = state.target.filter?.property;
   const f = filter === undefined ? undefined : written.get(filter);
   if (typeof f === "string") item.filterValue = f;
+}
+
+/**
+ * Whether a property a replace did not send must be gone after it: the replace's request takes it
+ * (one it does not take may be the create's alone, kept by design), and its value is no value a
+ * server may fill of its own (an enum, a const, a boolean: its own default may be the value sent).
+ */
+function replacedAway(state: SequenceState, step: DoneStep, name: string): boolean {
+  const p = state.target.requestProperty(step.observed.operation, name);
+  if (p === undefined || p.enum !== undefined || p.const !== undefined) return false;
+  const types = Array.isArray(p.type) ? p.type : [p.type];
+  return !types.includes("boolean");
 }
 
 /** One run of a sequence: its steps as reported, what it learnt, and why it stopped early, if it did. */
