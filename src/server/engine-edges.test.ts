@@ -381,3 +381,39 @@ describe("an error shape made of allOf parts (ShipEngine's)", () => {
     expect(checkResponse(op, wire).ok).toBe(true);
   });
 });
+
+describe("a refusal for missing credentials", () => {
+  it("names the exact header, query parameter or cookie to send, with the scheme", () => {
+    const keyed = (name: string, where: string) => ({ type: "apiKey", name, in: where });
+    const doc = {
+      ...openApi({
+        "/a": {
+          get: { operationId: "a", security: [{ inAuthorization: [] }], responses: { "200": { description: "ok" } } },
+        },
+        "/b": {
+          get: {
+            operationId: "b",
+            security: [{ inQuery: [] }, { inCookie: [] }, { basic: [] }],
+            responses: { "200": { description: "ok" } },
+          },
+        },
+      }),
+    } as Record<string, any>;
+    doc.components = {
+      securitySchemes: {
+        inAuthorization: keyed("Authorization", "header"),
+        inQuery: keyed("api_key", "query"),
+        inCookie: keyed("session", "cookie"),
+        basic: { type: "http", scheme: "basic" },
+      },
+    };
+    const engine = createMockEngine(compileContract(doc, "keys.json"), { tokens: [TOKEN] });
+    const detail = (url: string) =>
+      JSON.parse(engine.handle({ method: "GET", url, headers: {}, body: new Uint8Array() }).body).message as string;
+    expect(detail("/a")).toContain('send the header "Authorization: <API key>" (inAuthorization)');
+    expect(detail("/b")).toContain(
+      'send the query parameter "api_key=<API key>" (inQuery), or the cookie "session=<API key>" (inCookie), ' +
+        'or the header "Authorization: Basic <base64 of user:password>" (basic)',
+    );
+  });
+});

@@ -70,12 +70,16 @@ export function createCredentialCheck(
           const m = /^basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization ?? "");
           return m !== null && oneOf(decodeBase64(m[1]!), credentials.basic)
             ? undefined
-            : `${scheme.name}: HTTP basic credentials`;
+            : `the header "Authorization: Basic <base64 of user:password>" (${scheme.name})`;
         }
-        return bearer(authorization) === undefined ? undefined : `${scheme.name}: a bearer token`;
+        return bearer(authorization) === undefined
+          ? undefined
+          : `the header "Authorization: Bearer <token>" (${scheme.name})`;
       case "oauth2":
       case "openIdConnect":
-        return bearer(authorization) === undefined ? undefined : `${scheme.name}: a bearer token`;
+        return bearer(authorization) === undefined
+          ? undefined
+          : `the header "Authorization: Bearer <token>" (${scheme.name})`;
       case "apiKey": {
         const name = scheme.paramName ?? "";
         const value =
@@ -86,7 +90,11 @@ export function createCredentialCheck(
               : cookie(first(request.headers.cookie), name);
         return value !== undefined && value !== null && oneOf(value, credentials.tokens)
           ? undefined
-          : `${scheme.name}: an API key in the ${scheme.in} ${name}`;
+          : scheme.in === "header"
+            ? `the header "${name}: <API key>" (${scheme.name})`
+            : scheme.in === "query"
+              ? `the query parameter "${name}=<API key>" (${scheme.name})`
+              : `the cookie "${name}=<API key>" (${scheme.name})`;
       }
       default:
         return undefined;
