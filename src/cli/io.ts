@@ -10,9 +10,20 @@ export interface Io {
 
 export function processIo(): Io {
   let signal: Promise<string> | undefined;
+  // A reader that goes away (`serve | head -1`) is no reason to stop: what it would have read is
+  // dropped, and the command goes on (a server keeps serving, a run still writes its reports).
+  const closed = { out: false, err: false };
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    closed.out = true;
+  });
+  process.stderr.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    closed.err = true;
+  });
   return {
-    out: (line) => process.stdout.write(line + "\n"),
-    err: (line) => process.stderr.write(line + "\n"),
+    out: (line) => void (closed.out || process.stdout.write(line + "\n")),
+    err: (line) => void (closed.err || process.stderr.write(line + "\n")),
     env: process.env,
     // Listeners go in only for the commands that wait on a signal; for the others Ctrl-C keeps its
     // default meaning (stop now), since a listener would take that away.

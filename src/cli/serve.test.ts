@@ -128,6 +128,24 @@ describe("plantstore serve", () => {
     expect(bad.stdout + bad.stderr).not.toContain(password);
   });
 
+  it("keeps serving when the reader of its output goes away (serve | head -1), and stops cleanly", async () => {
+    running = spawnCli(["serve", "--port", "0"]);
+    const [, url] = await running.waitFor(/listening on (http:\/\/\S+)/);
+    // The pipe's reading end closed: every line the server writes from now on meets EPIPE.
+    running.child.stdout.destroy();
+    for (let i = 0; i < 3; i++) {
+      const made = await fetch(`${url}/plants`, {
+        method: "POST",
+        headers: { authorization: "Bearer plantstore-dev-token", "content-type": "application/json" },
+        body: `{"id":${i + 1},"name":"a"}`,
+      });
+      expect(made.status).toBe(200);
+    }
+    running.child.kill("SIGTERM");
+    expect(await running.exited).toBe(0);
+    expect(running.stderr()).not.toContain("EPIPE");
+  });
+
   it("allows a preflight asking for traceparent, and only listed headers with --cors-headers", async () => {
     const ask = async (url: string) => {
       const res = await fetch(`${url}/plants`, {
