@@ -85,7 +85,8 @@ export function openJournal(
       report(error);
       return Promise.resolve();
     }
-    const copy = snapshotCopy(engine.store);
+    // The store as it is now: its entries copied, the items themselves shared (never changed in place).
+    const copy = engine.store.snapshot();
     const temporary = `${file}.${process.pid}.${++folds}.tmp`;
     inFlight = writeSnapshot(temporary, copy, options.fsync)
       .then(() => {
@@ -136,13 +137,12 @@ export function openJournal(
   };
 }
 
-/** The store's collections as they are now: their entries copied, the items themselves shared. */
-function snapshotCopy(store: ResourceStore): { next: string; collections: ReturnType<ResourceStore["entries"]> } {
-  return { next: store.snapshot().next, collections: store.entries() };
-}
-
 /** Writes a copy of the store as snapshot() writes it, a few thousand items per turn of the event loop. */
-async function writeSnapshot(temporary: string, copy: ReturnType<typeof snapshotCopy>, fsync: boolean): Promise<void> {
+async function writeSnapshot(
+  temporary: string,
+  copy: ReturnType<ResourceStore["snapshot"]>,
+  fsync: boolean,
+): Promise<void> {
   const handle = await open(temporary, "w");
   try {
     let text = `{"version":1,"next":${JSON.stringify(copy.next)},"collections":[`;

@@ -14,6 +14,7 @@ import {
 } from "../../contract/index.js";
 import { plainValue, type PlainOptions } from "../../contract/index.js";
 import { freshValue, type Random } from "../fresh.js";
+import { at as atPointer } from "./compare.js";
 import { minimalBody, positiveBodies, type GeneratorOptions } from "../generate/index.js";
 import { schemaOf, verdict } from "../generate/index.js";
 import { minimalRequest, plainRequestValue } from "../generate/index.js";
@@ -61,7 +62,7 @@ const FULLER: PlainOptions = { examples: false, defaults: true, fill: 2, untyped
  */
 function withPlainOptionals(contract: Contract, op: CompiledOperation, body: unknown, at: string): unknown {
   const doc = contract.document;
-  const item = valueAt(body, at);
+  const item = atPointer(body, at);
   if (typeof item !== "object" || item === null || Array.isArray(item)) return body;
   let out = item as Json;
   for (const [name, property] of propertiesAt(contract, op, at)) {
@@ -112,7 +113,7 @@ export function bodyWith(
   at = "",
 ): string | undefined {
   if (op.requestBody === undefined) return undefined;
-  const item = valueAt(base, at);
+  const item = atPointer(base, at);
   const object = typeof item === "object" && item !== null && !Array.isArray(item) ? (item as Json) : undefined;
   if (object === undefined) return base === undefined ? undefined : stringifyExact(base);
   const props = propertiesAt(contract, op, at);
@@ -138,7 +139,7 @@ export function patchBody(
   idName: string,
   at = "",
 ): string | undefined {
-  const item = valueAt(base, at);
+  const item = atPointer(base, at);
   if (typeof item !== "object" || item === null || Array.isArray(item)) return bodyWith(contract, op, base, set, at);
   const props = propertiesAt(contract, op, at);
   const given = Object.keys(set).filter((k) => k !== idName && props.has(k));
@@ -154,16 +155,6 @@ export function patchBody(
 function propertiesAt(contract: Contract, op: CompiledOperation, at: string): ReadonlyMap<string, unknown> {
   const resolve = documentResolver(contract.document);
   return propertiesOf(propertySchemaAt(schemaOf(op, contract.document), at, resolve), resolve).properties;
-}
-
-/** The value at a JSON pointer of plain objects; undefined where nothing is. */
-function valueAt(value: unknown, pointer: string): unknown {
-  let here = value;
-  for (const token of pointer.split("/").slice(1)) {
-    if (typeof here !== "object" || here === null) return undefined;
-    here = (here as Json)[unescapePointer(token)];
-  }
-  return here;
 }
 
 /** A copy of `value` with `inner` at the pointer (the objects on the way copied). */
