@@ -229,7 +229,7 @@ describe("plantstore conformance against the reference server", () => {
       const seconds = (Date.now() - started) / 1000;
       expect(r.code).toBe(2);
       expect(r.stdout).toContain("no usable answer: timeout");
-      expect(r.stdout).toContain("not sent: the target answered none of the last");
+      expect(r.stdout).toMatch(/not sent: \d+ cases \(the target had stopped answering\)/);
       expect(r.stdout).toContain("could not judge the target: the target gave no HTTP answer to any request");
       expect(seconds).toBeLessThan(60);
     } finally {

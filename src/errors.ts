@@ -10,6 +10,7 @@ export const KIT_ERRORS = {
   PS_FIXTURE_INVALID: "a fixture file is not valid",
   PS_FIXTURE_UNKNOWN_OPERATION: "a fixture names an operation the spec does not have",
   PS_TARGET_UNREACHABLE: "the target could not be reached",
+  PS_TARGET_STOPPED: "the target stopped answering during the run",
   PS_PATHS_NOT_FOUND: "no documented path found under the target",
   PS_CREDENTIALS_REFUSED: "credentials refused",
   PS_FILE_UNREADABLE: "a file named on the command line could not be read",

@@ -10,6 +10,10 @@ export type Override =
   | WireResponse
   | { readonly wire: "hang" }
   | { readonly wire: "reset" }
+  /** Every connection dropped and the port closed, as a crashed process leaves it. */
+  | { readonly wire: "crash" }
+  /** Every connection dropped, the port still open: a worker that died and was replaced at once. */
+  | { readonly wire: "drop-all" }
   | { readonly wire: "short-body"; readonly answer: WireResponse }
   | { readonly wire: "raw"; readonly bytes: string };
 
@@ -60,6 +64,13 @@ export async function startVariant(
             return;
           case "reset":
             req.socket.destroy();
+            return;
+          case "crash":
+            server.close();
+            server.closeAllConnections();
+            return;
+          case "drop-all":
+            server.closeAllConnections();
             return;
           case "short-body":
             res.writeHead(override.answer.status, {

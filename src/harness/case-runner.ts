@@ -1,5 +1,4 @@
 import type { CompiledOperation } from "../contract/index.js";
-import type { TimeoutBreaker } from "./breaker.js";
 import { judge, preview, type CheckId, type Finding } from "./checks.js";
 import { curlSecrets, type CurlSecret } from "./credentials.js";
 import { curlFor } from "./curl.js";
@@ -11,10 +10,14 @@ import { maskRequestTarget, type Redactor } from "./redact.js";
 import type { CaseResult, ReportedFinding, StepResult } from "./results.js";
 import { caseOutcome } from "./outcome.js";
 import { checkPrepared } from "./request-honesty.js";
+import type { TargetWatch } from "./target-watch.js";
 import type { Classify } from "./verdict.js";
 
 /** Answers that say "no room now" (RFC 6585 section 4, RFC 9110 section 15.6.4, RFC 4918 section 11.5). */
 const CAPACITY = new Set([429, 503, 507]);
+
+/** Methods whose request may be repeated with the effect of one (RFC 9110 section 9.2.2). */
+const IDEMPOTENT = new Set(["GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE"]);
 
 /** What every case of a run shares. */
 export interface CaseContext {
@@ -25,7 +28,7 @@ export interface CaseContext {
   readonly secrets: Secrets;
   readonly redact: Redactor;
   /** Shared by every case: once the target has stopped answering, no case sends anything more. */
-  readonly breaker: TimeoutBreaker;
+  readonly watch: TargetWatch;
   readonly classify: Classify;
   readonly checkFilter: ((id: CheckId) => boolean) | undefined;
   /** Steps whose headers and bodies the results keep (see RunOptions.evidence). */
@@ -52,7 +55,7 @@ export interface StepHooks {
 export type CaseRunner = (fixture: Fixture, stream: Random, hooks?: StepHooks) => Promise<CaseResult>;
 
 /**
- * The case runner: each step is prepared, sent unless the breaker is open, judged by the checks and
+ * The case runner: each step is prepared, sent unless the target has stopped, judged by the checks and
  * classified by the verdict, with every piece of evidence redacted. A step without an answer ends the
  * case, since later steps build on it.
  */
@@ -64,6 +67,7 @@ export function createCaseRunner(ctx: CaseContext): CaseRunner {
     const steps: StepResult[] = [];
     const statuses: (number | undefined)[] = [];
     let error: string | undefined;
+    let held: CaseResult["held"];
     const earlier: EarlierExchange[] = [];
     for (let s = 0; s < fixture.steps.length; s++) {
       const operation = stepOperation(fixture, s);
@@ -78,15 +82,16 @@ export function createCaseRunner(ctx: CaseContext): CaseRunner {
         if (!broken) error = ctx.redact.prose(`step ${s + 1} could not be prepared: ${(e as Error).message}`);
         break;
       }
-      if (ctx.breaker.open) {
-        // Not judged: nothing was sent, so there is no evidence for or against the target.
-        const result = ctx.breaker.notSent();
-        steps.push(stepResult(ctx, operation, s, prepared, result, [], reproduce));
-        error = result.failure.message;
+      const label = fixture.steps.length > 1 ? `${fixture.id} (step ${s + 1})` : fixture.id;
+      const result = await ctx.watch.send(label, () => ctx.client.exchange(ctx.base, prepared));
+      if ("held" in result) {
+        // Not judged: nothing was sent, or the target stopped under it: no evidence for or against it.
+        if (result.result !== undefined)
+          steps.push(stepResult(ctx, operation, s, prepared, result.result, [], reproduce));
+        error = s === 0 ? result.message : `step ${s + 1} ${result.message}`;
+        if (result.held === "cut-off" || (s === 0 && result.held === "not-sent")) held = result.held;
         break;
       }
-      const result = await ctx.client.exchange(ctx.base, prepared);
-      ctx.breaker.record(result);
       if (result.ok && CAPACITY.has(result.response.status)) {
         // Limits and quotas are not shown by the contract: a refusal for capacity is not judged.
         steps.push(stepResult(ctx, operation, s, prepared, result, [], reproduce));
@@ -94,7 +99,7 @@ export function createCaseRunner(ctx: CaseContext): CaseRunner {
         error = `the target refused for capacity (${result.response.status}); the case could not be judged: ${advice}`;
         break;
       }
-      const expect = stepExpectation(fixture, s, operation, prepared);
+      const expect = repeatedExpectation(stepExpectation(fixture, s, operation, prepared), prepared, result.repeated);
       const context = { operation, specSource: ctx.specSource, expect, result, redact: ctx.redact };
       const own = hooks?.judgeStep?.({ index: s, operation, prepared, result }) ?? [];
       const findings = [
@@ -122,6 +127,7 @@ export function createCaseRunner(ctx: CaseContext): CaseRunner {
       ),
       steps,
       error,
+      ...(held === undefined ? {} : { held }),
       durationMs: performance.now() - started,
     };
   };
@@ -145,6 +151,20 @@ function stepExpectation(
   return fellBack || madeInvalid
     ? { ...written, missingOk: true, ...(madeInvalid ? { refusable: true } : {}) }
     : written;
+}
+
+/**
+ * A valid request of a method that is not idempotent, sent a second time after the target had read
+ * the first (see TargetWatch): the first may have been applied, so the answer is judged as a
+ * duplicate's (2xx or 4xx, never 5xx), never as the first's.
+ */
+function repeatedExpectation(
+  written: Fixture["steps"][number]["expect"],
+  prepared: PreparedRequest,
+  repeated: true | undefined,
+): Fixture["steps"][number]["expect"] {
+  if (repeated !== true || written.kind !== "valid" || IDEMPOTENT.has(prepared.method.toUpperCase())) return written;
+  return { ...written, kind: "duplicate" };
 }
 
 /** A bug of the harness in one case makes that case an error, never a crash of the run. */

@@ -36,11 +36,22 @@ export type TransportFailureKind =
 export interface TransportFailure {
   readonly kind: TransportFailureKind;
   readonly message: string;
+  /** The error's code, for a connection that could not be made (`ECONNREFUSED`). */
+  readonly code?: string;
 }
 
 export type ExchangeResult =
   | { readonly ok: true; readonly response: ReceivedResponse; readonly durationMs: number }
-  | { readonly ok: false; readonly failure: TransportFailure; readonly durationMs: number };
+  | {
+      readonly ok: false;
+      readonly failure: TransportFailure;
+      readonly durationMs: number;
+      /**
+       * The connection closed with a FIN before any answer: the target had read the request. A host
+       * that closes with unread data sends a reset instead (RFC 1122 section 4.2.2.13).
+       */
+      readonly closedEarly?: boolean;
+    };
 
 export interface HttpClient {
   exchange(base: URL, prepared: PreparedRequest): Promise<ExchangeResult>;
@@ -85,7 +96,7 @@ export function createHttpClient(options: ClientOptions): HttpClient {
    * the request went out is a race of timings, not the target's answer: when no connection opened
    * during the exchange (so it went out on a kept-alive one) and the close was a FIN, not a reset,
    * the request is sent once more, on a fresh connection. A reset, or a close on a fresh
-   * connection, is the target's.
+   * connection, is the target's; so is the close when the fresh connection is refused (it went away).
    */
   async function exchange(base: URL, prepared: PreparedRequest): Promise<ExchangeResult> {
     const before = opened;
@@ -95,7 +106,9 @@ export function createHttpClient(options: ClientOptions): HttpClient {
     // Its own agent, so the request cannot go out on another kept-alive connection.
     const fresh = new Agent(settings);
     try {
-      return await exchangeOnce(base, prepared, fresh, options, mask);
+      const again = await exchangeOnce(base, prepared, fresh, options, mask);
+      // Refused now: the close was the target going away (a crash), and the first failure says so.
+      return !again.ok && again.failure.kind === "unreachable" ? first : again;
     } finally {
       await fresh.close().catch(() => undefined);
     }
@@ -252,7 +265,7 @@ function classify(
   // One line whatever the library wrote: OpenSSL's messages end in a line break.
   const text = `${e.message ?? e.cause?.message ?? String(error)}`.replace(/\s+/g, " ").trim();
   const detail = mask(`${code === "" ? "" : `${code}: `}${text}`);
-  if (UNREACHABLE.has(code)) return { kind: "unreachable", message: `could not connect (${detail})` };
+  if (UNREACHABLE.has(code)) return { kind: "unreachable", message: `could not connect (${detail})`, code };
   // A TLS handshake answered by something that is not TLS: advice about certificates would mislead.
   if (code === "ERR_SSL_WRONG_VERSION_NUMBER" || code === "ERR_SSL_PACKET_LENGTH_TOO_LONG")
     return {

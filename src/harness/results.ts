@@ -57,6 +57,9 @@ export type TimeLimitStop = "before-case" | "during-case";
 /** The error of a case the time limit left before it was sent. */
 export const NOT_RUN_ERROR = "not run: the run stopped at its time limit (--max-time) before this case";
 
+/** The error of a request or case not sent because the target had stopped answering. */
+export const NOT_SENT_ERROR = "not sent: the target had stopped answering";
+
 export interface CaseResult {
   readonly fixture: string;
   readonly description: string;
@@ -68,6 +71,11 @@ export interface CaseResult {
   readonly error: string | undefined;
   /** Where the time limit cut the case, when it did (its error says so in words). */
   readonly timeLimit?: TimeLimitStop;
+  /**
+   * A case the target's stop kept from judgement (its error says so in words): nothing of it was
+   * sent, or it was in flight when the target stopped and was not the request that stopped it.
+   */
+  readonly held?: "not-sent" | "cut-off";
   readonly durationMs: number;
   /** The answers of every exchange the case stands for (a generated case judges many), for the coverage. */
   readonly answers?: readonly {
@@ -112,6 +120,8 @@ export interface RunSummary {
   readonly failed: number;
   readonly known: number;
   readonly errors: number;
+  /** Of the errors, cases not sent at all because the target had stopped answering (when any were). */
+  readonly notSent?: number;
   readonly failures: number;
   readonly warnings: number;
   readonly notes: number;

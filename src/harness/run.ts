@@ -2,7 +2,6 @@ import { randomBytes } from "node:crypto";
 import { loadContract, type Contract } from "../contract/index.js";
 import { KitError } from "../errors.js";
 import { DEFAULT_SPEC, shortPath } from "../paths.js";
-import { TimeoutBreaker } from "./breaker.js";
 import { createCaseRunner, guarded, type CaseRunner } from "./case-runner.js";
 import { computeCoverage } from "./coverage.js";
 import { checkRunCredentials, chooseAlternative, secretsToMask } from "./credentials.js";
@@ -18,6 +17,7 @@ import { createRedactor, type Redactor } from "./redact.js";
 import type { CaseResult, RunEvent, RunSummary } from "./results.js";
 import { runOrdered } from "./schedule.js";
 import { planCases, type CasePlan } from "./selection.js";
+import { TargetWatch } from "./target-watch.js";
 import { checkToken, displayUrl, parseTarget } from "./target.js";
 import { classifier, summarize } from "./verdict.js";
 
@@ -132,7 +132,9 @@ export async function runOrThrow(
   try {
     const unreachable = await client.probe(base);
     if (unreachable !== undefined) throw new KitError("PS_TARGET_UNREACHABLE", `${target}: ${unreachable.message}`);
-    const runCase = caseRunnerFor(options, { client, base, contract, given, redact, levels, plan, timeoutMs });
+    const limit = options.timeoutsBeforeGivingUp ?? RUN_DEFAULTS.timeoutsBeforeGivingUp;
+    const watch = new TargetWatch(limit, timeoutMs, () => client.probe(base));
+    const runCase = caseRunnerFor(options, { client, base, contract, given, redact, levels, plan, watch });
     // A wrong token or base path stops the run here, as "could not judge", before any case is judged.
     const probes = await preflight(
       contract,
@@ -159,7 +161,7 @@ export async function runOrThrow(
 
     const concurrency = Math.max(1, options.concurrency ?? RUN_DEFAULTS.concurrency);
     const results = await runFixtures(plan.fixtures, seed, concurrency, guarded(runCase, redact), caseFinished);
-    const generated = await runGeneratedCases(contract, plan, options, seed, runCase, results, caseFinished);
+    const generated = await runGeneratedCases(contract, plan, options, seed, runCase, results, caseFinished, watch);
 
     const summary = summarize(results, {
       target,
@@ -175,6 +177,7 @@ export async function runOrThrow(
       coverage: computeCoverage(contract, results, plan.notPlanned),
       minCoverage: options.minCoverage,
       stopped: generated.stopped,
+      targetStopped: watch.stoppedMessage(),
       contractNotes: contract.notes,
     });
     onEvent({ type: "run-finished", summary, results });
@@ -206,7 +209,7 @@ function caseRunnerFor(
     readonly redact: Redactor;
     readonly levels: readonly Level[];
     readonly plan: CasePlan;
-    readonly timeoutMs: number;
+    readonly watch: TargetWatch;
   },
 ): CaseRunner {
   return createCaseRunner({
@@ -215,7 +218,7 @@ function caseRunnerFor(
     specSource: shortPath(run.contract.source),
     secrets: { ...run.given, wrongToken: `wrong-${randomBytes(12).toString("hex")}` },
     redact: run.redact,
-    breaker: new TimeoutBreaker(options.timeoutsBeforeGivingUp ?? RUN_DEFAULTS.timeoutsBeforeGivingUp, run.timeoutMs),
+    watch: run.watch,
     classify: classifier(options.baseline, run.levels),
     checkFilter: run.plan.checkFilter,
     evidence: options.evidence ?? "findings",
@@ -249,6 +252,7 @@ async function runGeneratedCases(
   runCase: CaseRunner,
   results: CaseResult[],
   caseFinished: (result: CaseResult, index: number) => void,
+  watch: TargetWatch,
 ): Promise<{ ids: string[]; stopped: string | undefined }> {
   if (options.generate === undefined || plan.generated.length + plan.stateful.length + plan.links.length === 0)
     return { ids: [], stopped: undefined };
@@ -273,9 +277,10 @@ async function runGeneratedCases(
     deadline,
     announce,
     concurrency,
+    () => watch.open,
   );
   const specSource = shortPath(contract.source);
-  const env = { contract, specSource, runCase, seed, deadline };
+  const env = { contract, specSource, runCase, seed, deadline, gone: () => watch.open };
   const stateful = await runStatefulCases(env, plan.stateful, plan.links, announce);
   const all = [...generated.results, ...stateful.results];
   const notRun = all.filter((r) => r.timeLimit === "before-case").length;

@@ -1,4 +1,6 @@
 import type { ContractNote } from "../contract/index.js";
+import type { KitErrorCode } from "../errors.js";
+import { count } from "../words.js";
 import { baselineKey, deviationMatcher, isPattern, type Baseline } from "./baseline.js";
 import type { Finding, Severity } from "./checks.js";
 import { operationCoveragePercent } from "./coverage.js";
@@ -130,6 +132,8 @@ export interface SummaryInput {
   readonly minCoverage?: number;
   /** Why the run stopped before judging every case (its time limit), when it did. */
   readonly stopped?: string;
+  /** How the target stopped answering during the run, when it did (see TargetWatch). */
+  readonly targetStopped?: string;
   /** The contract's notes (see Contract.notes): in the summary when there are any. */
   readonly contractNotes?: readonly ContractNote[];
 }
@@ -139,7 +143,20 @@ export function summarize(results: readonly CaseResult[], input: SummaryInput): 
   const parts = tally(results.map((r) => ({ outcome: r.outcome, findings: r.steps.flatMap((s) => s.findings) })));
   const steps = results.flatMap((r) => r.steps);
   // A setup mistake (a wrong token, a wrong base path) is "could not judge", never the target's failure.
-  const runError = noAnswerAtAll(steps) ?? setupError(steps) ?? input.stopped;
+  const notSent = results.filter((r) => r.held === "not-sent").length;
+  const stoppedError =
+    input.targetStopped === undefined
+      ? undefined
+      : notSent === 0
+        ? input.targetStopped
+        : `${input.targetStopped}; ${count(notSent, "case")} not sent`;
+  // A target that never answered is said so first: "stopped" would suggest it had worked.
+  const silent = noAnswerAtAll(steps);
+  const runError =
+    (silent === undefined || notSent === 0 ? silent : `${silent}; ${count(notSent, "case")} not sent`) ??
+    stoppedError ??
+    setupError(steps) ??
+    input.stopped;
   const percent = operationCoveragePercent(input.coverage);
   const coverageShortfall =
     input.minCoverage !== undefined && percent < input.minCoverage
@@ -163,6 +180,8 @@ export function summarize(results: readonly CaseResult[], input: SummaryInput): 
     levels: levelVerdicts(results, input.levels, runError),
     durationMs: input.durationMs,
     runError,
+    ...(stoppedError === undefined ? {} : { errorCode: "PS_TARGET_STOPPED" satisfies KitErrorCode }),
+    ...(notSent === 0 ? {} : { notSent }),
     coverage: input.coverage,
     minCoverage: input.minCoverage,
     coverageShortfall,

@@ -20,7 +20,7 @@ import {
 } from "./requests.js";
 import type { GeneratorOptions } from "./bodies.js";
 import type { GenerateOptions } from "../options.js";
-import { NOT_RUN_ERROR, type CaseResult, type StepResult } from "../results.js";
+import { NOT_RUN_ERROR, NOT_SENT_ERROR, type CaseResult, type StepResult } from "../results.js";
 import type { GeneratedCase } from "./cases.js";
 
 /**
@@ -80,6 +80,7 @@ export async function runGenerated(
   deadline: number,
   onCase: (result: CaseResult) => void = () => {},
   concurrency = 1,
+  gone: () => boolean = () => false,
 ): Promise<GeneratedRun> {
   const random = new Random(seed ^ 0x9e3779b97f4a7c15n);
   // The generator's fresh values from a stream of their own: drawing them never depends on what the
@@ -109,6 +110,10 @@ export async function runGenerated(
   for (const op of operations) {
     const setup = operationSetup(ctx, op);
     for (const c of cases.filter((x) => x.operation === op)) {
+      if (gone()) {
+        finished(notSentResult(c));
+        continue;
+      }
       if (stopped || Date.now() >= deadline) {
         stopped = true;
         notRun++;
@@ -182,6 +187,11 @@ function operationSetup(ctx: Ctx, op: CompiledOperation): Setup {
 function notRunResult(c: GeneratedCase): CaseResult {
   const description = `${c.kind} requests for ${c.operation.operationId}`;
   return { ...errorResult(c, description, NOT_RUN_ERROR), timeLimit: "before-case" };
+}
+
+function notSentResult(c: GeneratedCase): CaseResult {
+  const description = `${c.kind} requests for ${c.operation.operationId}`;
+  return { ...errorResult(c, description, NOT_SENT_ERROR), held: "not-sent" };
 }
 
 function errorResult(c: GeneratedCase, description: string, error: string): CaseResult {
@@ -328,6 +338,8 @@ async function polarityCase(
 interface Search {
   /** The first judged request the harness could not judge. */
   readonly harnessError: CaseResult | undefined;
+  /** Requests judged before the one the harness could not judge. */
+  readonly judgedBeforeError: number;
   /**
    * The last failing call is fast-check's counterexample (the smallest failing request found); it is
    * reported as judged then, not sent again: a stateful target may answer differently now.
@@ -351,6 +363,7 @@ async function searchRequests(
   judge: ReturnType<typeof judgeRequest>,
 ): Promise<Search> {
   let harnessError: CaseResult | undefined;
+  let judgedBeforeError = 0;
   let lastFailure: Search["lastFailure"];
   const warnings = new Map<string, StepResult>();
   let judged = 0;
@@ -377,7 +390,10 @@ async function searchRequests(
       if (lastFailure === undefined) ahead.fill(index + 1);
       const result = await (early?.then(judge.hear) ?? judge(request as GeneratedRequest));
       judged++;
-      if (result.outcome === "error") harnessError ??= result;
+      if (result.outcome === "error" && harnessError === undefined) {
+        harnessError = result;
+        judgedBeforeError = judged - 1;
+      }
       for (const step of result.steps)
         for (const f of step.findings)
           if (f.severity === "warning" && !warnings.has(f.check)) warnings.set(f.check, step);
@@ -400,6 +416,7 @@ async function searchRequests(
   await ahead.settle();
   return {
     harnessError,
+    judgedBeforeError,
     lastFailure,
     warnings,
     judged,
@@ -495,7 +512,12 @@ function searchResult(
       },
     };
   }
-  if (harnessError !== undefined) return { ...harnessError, fixture: c.id, description: summary };
+  if (harnessError !== undefined) {
+    // A case partly judged before the target stopped is not one "not sent".
+    const { held, ...error } = harnessError;
+    const whole = held !== undefined && search.judgedBeforeError === 0 ? { held } : {};
+    return { ...error, ...whole, fixture: c.id, description: summary };
+  }
   if (search.interrupted) {
     const error = `stopped at the time limit (--max-time) after judging ${judged} of ${ctx.options.count} requests`;
     return { ...base, description: summary, outcome: "error", steps: [], error, timeLimit: "during-case" };

@@ -4,6 +4,7 @@ import { COULD_NOT_JUDGE, OUTCOME_WORDS, verdictLine, type Outcome } from "../ou
 import { count } from "../../words.js";
 import { causeFirst } from "../checks.js";
 import type { CaseResult, ReportedFinding, RunEvent, RunSummary } from "../results.js";
+import { heldApart, heldLines } from "./held.js";
 
 /** Contract notes shown on the console; the JSON report has every one. */
 const MAX_NOTES = 10;
@@ -54,6 +55,8 @@ export function consoleReporter(write: (line: string) => void, options: ConsoleO
         return;
       case "case-finished": {
         const r = event.result;
+        // Cases held back as a group are counted in one line at the end, not one error each.
+        if (r.held !== undefined) return;
         const width = String(event.total).length;
         write(
           `[${String(event.index + 1).padStart(width)}/${event.total}] ${mark(r.outcome)} ${r.fixture} ${dim(`(${r.durationMs.toFixed(0)} ms)`)}`,
@@ -90,10 +93,11 @@ export function consoleReporter(write: (line: string) => void, options: ConsoleO
  * check, message and rule, so a long run needs no scrolling back.
  */
 export function recapLines(results: readonly CaseResult[]): string[] {
-  const bad = results.filter((r) => r.outcome === "fail" || r.outcome === "error");
-  if (bad.length === 0) return [];
-  const lines = ["", `failing cases (${bad.length}):`];
-  for (const r of bad) {
+  const all = results.filter((r) => r.outcome === "fail" || r.outcome === "error");
+  if (all.length === 0) return [];
+  const held = heldApart(all);
+  const lines = ["", `failing cases (${all.length}):`];
+  for (const r of held.each) {
     if (r.outcome === "error") {
       lines.push(`  ${word("error")} ${r.fixture}: ${COULD_NOT_JUDGE}: ${visible(r.error ?? "")}`);
       continue;
@@ -106,13 +110,15 @@ export function recapLines(results: readonly CaseResult[]): string[] {
             `${visible(first.message)} (${visible(first.rule)})`,
     );
   }
+  for (const line of heldLines(held)) lines.push(`  ${line}`);
   return lines;
 }
 
 export function summaryLines(s: RunSummary): string[] {
   const lines = [
     "",
-    `${count(s.total, "case")}: ${s.passed} passed, ${s.failed} failed, ${count(s.known, "known deviation")}, ${count(s.errors, "error")}`,
+    `${count(s.total, "case")}: ${s.passed} passed, ${s.failed} failed, ${count(s.known, "known deviation")}, ` +
+      `${count(s.errors, "error")}${s.notSent === undefined ? "" : ` (${s.notSent} not sent)`}`,
     `findings: ${s.failures} failures, ${s.warnings} beyond the contract, ${s.notes} notes; ${(s.durationMs / 1000).toFixed(2)} s`,
     `levels: ${s.levels.map(levelText).join("; ")}`,
   ];

@@ -14,6 +14,7 @@ import {
 } from "../outcome.js";
 import type { CaseResult, ReportedFinding, RunSummary, StepResult } from "../results.js";
 import { summaryLines, visible } from "./console.js";
+import { heldApart, heldLines } from "./held.js";
 
 // The HTML report: one self-contained page a person reads in a browser, offline. It has no script, no
 // stylesheet, font or image of its own to load and no link out: its only attributes are class, id,
@@ -153,7 +154,8 @@ export function htmlReport(summary: RunSummary, results: readonly CaseResult[]):
   const s = summary;
   const levels = s.levels.map((l) => l.level);
   // Fragment ids by position: fixture ids are the kit's, but generated and saved ones need not be tidy.
-  const bad = results.filter((r) => r.outcome === "fail" || r.outcome === "error");
+  const held = heldApart(results.filter((r) => r.outcome === "fail" || r.outcome === "error"));
+  const bad = held.each;
   const anchor = new Map(bad.map((r) => [r, `case-${results.indexOf(r) + 1}`]));
   const anchorOf = new Map(bad.map((r) => [r.fixture, anchor.get(r)!]));
   /** A case's id, linked to its failure below when it has one. */
@@ -172,8 +174,9 @@ export function htmlReport(summary: RunSummary, results: readonly CaseResult[]):
     checksSection(results),
     '<section id="failing"><h2>Failing cases</h2>',
   ];
-  if (bad.length === 0) out.push('<p class="muted">None.</p>');
+  if (bad.length === 0 && heldLines(held).length === 0) out.push('<p class="muted">None.</p>');
   for (const r of bad) out.push(caseArticle(r, anchor.get(r)!, levels));
+  for (const line of heldLines(held)) out.push(`<p>${esc(line)}</p>`);
   out.push("</section>");
   out.push(sequencesSection(results, anchor));
   out.push(warningsSection(results, levels));

@@ -1,6 +1,6 @@
 import { shortPath } from "../../paths.js";
 import { causeFirst } from "../checks.js";
-import type { CaseResult, RunSummary } from "../results.js";
+import { NOT_SENT_ERROR, type CaseResult, type RunSummary } from "../results.js";
 import { caseLevelOutcomes, COULD_NOT_JUDGE } from "../outcome.js";
 
 /** Text as XML 1.0 can carry it in an attribute or element: the one escaping function of the reports. */
@@ -91,7 +91,7 @@ export function junitXml(doc: JUnitDocument): string {
 /**
  * JUnit XML as Jenkins, GitLab and GitHub's test reporters read it: a test case per fixture,
  * `failure` for counted findings, `error` where the harness could not judge, `skipped` for
- * deviations known to the baseline.
+ * deviations known to the baseline and for cases not sent because the target had stopped.
  */
 export function junitReport(summary: RunSummary, results: readonly CaseResult[]): string {
   const levels = summary.levels.map((l) => l.level);
@@ -112,20 +112,23 @@ export function junitReport(summary: RunSummary, results: readonly CaseResult[])
     const counted = causeFirst(findings.filter((x) => x.f.counts).map((x) => ({ ...x, check: x.f.check })));
     const known = findings.filter((x) => x.f.known);
     const notes = findings.filter((x) => !x.f.counts && !x.f.known);
+    // A case not sent (the target had stopped) was not run: skipped, as CI pages count cases not run.
     const verdict: Pick<JUnitCase, "error" | "failure" | "skipped"> =
-      r.outcome === "error"
-        ? { error: { message: r.error ?? COULD_NOT_JUDGE, type: "harness-error" } }
-        : counted.length > 0
-          ? {
-              failure: {
-                message: counted.map((x) => `${x.f.check}: ${x.f.message}`).join("; "),
-                type: counted[0]!.f.check,
-                text: detail(counted) + sequence,
-              },
-            }
-          : r.outcome === "known"
-            ? { skipped: { message: `known deviation (baseline): ${known.map((x) => x.f.check).join(", ")}` } }
-            : {};
+      r.held === "not-sent"
+        ? { skipped: { message: r.error ?? NOT_SENT_ERROR } }
+        : r.outcome === "error"
+          ? { error: { message: r.error ?? COULD_NOT_JUDGE, type: "harness-error" } }
+          : counted.length > 0
+            ? {
+                failure: {
+                  message: counted.map((x) => `${x.f.check}: ${x.f.message}`).join("; "),
+                  type: counted[0]!.f.check,
+                  text: detail(counted) + sequence,
+                },
+              }
+            : r.outcome === "known"
+              ? { skipped: { message: `known deviation (baseline): ${known.map((x) => x.f.check).join(", ")}` } }
+              : {};
     return {
       classname: r.operation,
       name: r.fixture,
@@ -154,8 +157,8 @@ export function junitReport(summary: RunSummary, results: readonly CaseResult[])
     counts: {
       tests: summary.total,
       failures: summary.failed,
-      errors: summary.errors,
-      skipped: summary.known,
+      errors: summary.errors - (summary.notSent ?? 0),
+      skipped: summary.known + (summary.notSent ?? 0),
       timeMs: summary.durationMs,
     },
     properties: [

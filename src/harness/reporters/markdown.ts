@@ -11,6 +11,7 @@ import {
 } from "../outcome.js";
 import { causeFirst } from "../checks.js";
 import type { CaseResult, RunSummary } from "../results.js";
+import { heldApart, heldLines } from "./held.js";
 
 /**
  * Text as one Markdown table cell or inline text: no line breaks, pipes escaped, and HTML's markup
@@ -49,10 +50,10 @@ export function markdownReport(summary: RunSummary, results: readonly CaseResult
     lines.push(`- not exercised: ${md(`${n.method} ${n.path} (${n.operation}): ${n.reason}`)}`);
   if (s.coverageShortfall !== undefined) lines.push("", `Coverage too low: ${md(s.coverageShortfall)}.`);
   if (s.runError !== undefined) lines.push("", `${capital(COULD_NOT_JUDGE)} the target: ${md(s.runError)}.`);
-  const bad = results.filter((r) => r.outcome === "fail" || r.outcome === "error");
-  if (bad.length > 0) {
+  const held = heldApart(results.filter((r) => r.outcome === "fail" || r.outcome === "error"));
+  if (held.each.length > 0) {
     lines.push("", "### Failing cases", "", "| case | level | check | message | rule |", "|---|---|---|---|---|");
-    for (const r of bad) {
+    for (const r of held.each) {
       const first = causeFirst(r.steps.flatMap((st) => st.findings).filter((f) => f.counts))[0];
       lines.push(
         r.outcome === "error" || first === undefined
@@ -61,6 +62,8 @@ export function markdownReport(summary: RunSummary, results: readonly CaseResult
       );
     }
   }
+  const together = heldLines(held);
+  if (together.length > 0) lines.push("", ...together.map((line) => `- ${md(line)}`));
   lines.push(...sequenceSection(results));
   return lines.join("\n") + "\n";
 }

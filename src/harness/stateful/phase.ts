@@ -4,7 +4,7 @@
 // sequence is shrunk (shrink.ts) and reported as its shortest reproduction.
 import { randomBytes } from "node:crypto";
 import { Random } from "../fresh.js";
-import { NOT_RUN_ERROR, type CaseResult, type ReportedFinding, type StepResult } from "../results.js";
+import { NOT_RUN_ERROR, NOT_SENT_ERROR, type CaseResult, type ReportedFinding, type StepResult } from "../results.js";
 import { statefulFindings } from "./checks.js";
 import type { StatefulTarget } from "./plan.js";
 import { shrinkSequence, STATEFUL_BUDGET } from "./shrink.js";
@@ -156,6 +156,10 @@ export async function runStatefulCases(
     ...chains.map((c) => ({ id: c.caseId, operation: c.start.operationId, run: () => linkCase(env, c) })),
   ];
   for (const c of cases) {
+    if (env.gone?.() === true) {
+      finished(notSent(c.id, c.operation));
+      continue;
+    }
     if (stopped || Date.now() >= env.deadline) {
       stopped = true;
       finished(notRun(c.id, c.operation));
@@ -166,6 +170,10 @@ export async function runStatefulCases(
     finished(result);
   }
   return { results, stopped };
+}
+
+function notSent(fixture: string, operation: string): CaseResult {
+  return { ...notRun(fixture, operation), error: NOT_SENT_ERROR, timeLimit: undefined, held: "not-sent" };
 }
 
 function notRun(fixture: string, operation: string): CaseResult {

@@ -21,6 +21,8 @@ export interface StatefulEnv {
   readonly seed: bigint;
   /** The outer guard (--max-time), as a Date.now() instant. */
   readonly deadline: number;
+  /** Whether the target has stopped answering: a case not begun then is not sent. */
+  readonly gone?: () => boolean;
 }
 
 const SAMPLE_SECRETS = { token: "sample-token", wrongToken: "sample-wrong" };
