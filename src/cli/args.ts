@@ -41,7 +41,17 @@ export function commandValues<T extends FlagTable>(
   io: Io,
   options: Omit<ParseFlagsOptions, "env"> = {},
 ): FlagValues<T> | undefined {
+  for (const flag of Object.values(spec.flags) as Flag[])
+    if (flag.formerEnv !== undefined && io.env[flag.env!] === undefined && io.env[flag.formerEnv] !== undefined)
+      io.err(
+        `plantstore ${spec.command}: warning: ${flag.formerEnv} is read as ${flag.env}, its name in every command; rename it`,
+      );
   const { values } = parseFlags(argv, spec.flags, { ...options, env: io.env });
+  for (const [flag, key] of npmTook(spec.flags, argv, io.env))
+    io.err(
+      `plantstore ${spec.command}: warning: npm took --${flag} as a setting of its own (${key} is set), ` +
+        `so plantstore never saw it: write \`npm ${io.env.npm_lifecycle_event === "start" ? "start" : "run <script>"} -- --${flag} VALUE\``,
+    );
   if ((values as { help?: unknown }).help !== true) return values;
   io.out(helpText(spec));
   return undefined;
@@ -104,7 +114,10 @@ function flagValue(
   const fromArgs = flag.multiple
     ? names.flatMap((n) => (given[n] as string[] | undefined) ?? [])
     : names.map((n) => given[n] as string | undefined).find((v) => v !== undefined);
-  const fromEnv = flag.env === undefined ? undefined : env?.[flag.env];
+  const fromEnv =
+    flag.env === undefined
+      ? undefined
+      : (env?.[flag.env] ?? (flag.formerEnv === undefined ? undefined : env?.[flag.formerEnv]));
   const hasArgs = flag.multiple ? (fromArgs as string[]).length > 0 : fromArgs !== undefined;
   if (!hasArgs && fromEnv === undefined) {
     return Array.isArray(flag.default) ? [...flag.default] : flag.default;
@@ -161,4 +174,29 @@ export function parseReportFlag<F extends string = "json" | "junit">(
     throw new KitError("PS_USAGE", `--report ${JSON.stringify(value)} must be ${list}`);
   }
   return { format: m[1] as F, file: resolve(m[2] as string) };
+}
+
+/** Flags that are settings of npm's own too: npm may set them for reasons of its own. */
+const NPM_OWN = new Set(["help", "only", "quiet", "save", "strict", "verbose"]);
+
+/**
+ * Flags npm kept for itself: `npm start --token X` sets npm's own `npm_config_token_description`
+ * (npm expands an unknown flag to a setting it begins) and starts the script without it. Read from
+ * the variables npm sets for a script, for flags the command line did not give.
+ */
+function npmTook(
+  table: FlagTable,
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): [string, string][] {
+  if (env.npm_lifecycle_event === undefined) return [];
+  const keys = Object.keys(env).filter((k) => k.startsWith("npm_config_"));
+  const took: [string, string][] = [];
+  for (const name of Object.keys(table)) {
+    if (NPM_OWN.has(name) || argv.some((a) => a === `--${name}` || a.startsWith(`--${name}=`))) continue;
+    const key = `npm_config_${name.replace(/-/g, "_")}`;
+    const found = keys.find((k) => k === key || k.startsWith(`${key}_`));
+    if (found !== undefined) took.push([name, found]);
+  }
+  return took;
 }

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { runCli } from "../../test/process.js";
 import { KitError } from "../errors.js";
 import { KIT_ROOT } from "../paths.js";
-import { parseArgsOptions, parseFlags } from "./args.js";
+import { commandValues, parseArgsOptions, parseFlags } from "./args.js";
 import { CERTIFICATE } from "./certificate.js";
 import { CONFORMANCE } from "./conformance.js";
 import { flagsMarkdown, helpText, type CommandFlags, type Flag } from "./flags.js";
@@ -194,5 +194,36 @@ describe("fast start", () => {
       .sort();
     expect(loaded).toEqual(["src/cli/bin.ts", "src/cli/io.ts", "src/cli/main.ts", "src/errors.ts", "src/paths.ts"]);
     expect([...packages]).toEqual([]);
+  });
+});
+
+describe("flags npm keeps for itself", () => {
+  const start = (argv: string[], env: Record<string, string>) => {
+    const err: string[] = [];
+    const io = {
+      out: () => undefined,
+      err: (l: string) => err.push(l),
+      env,
+      signal: new Promise<string>(() => {}),
+      isTty: false,
+    };
+    const values = commandValues(argv, SERVE, io);
+    return { values, err };
+  };
+
+  it("warns when `npm start --token X` kept the token (npm_config_token_description), and how to pass it", () => {
+    const { values, err } = start([], { npm_lifecycle_event: "start", npm_config_token_description: "X" });
+    expect(values?.token ?? []).toEqual([]);
+    expect(err).toEqual([
+      "plantstore serve: warning: npm took --token as a setting of its own (npm_config_token_description is set), " +
+        "so plantstore never saw it: write `npm start -- --token VALUE`",
+    ]);
+  });
+
+  it("says nothing outside npm, when the flag did arrive, or for a setting of npm's own", () => {
+    expect(start([], { npm_config_token_description: "X" }).err).toEqual([]);
+    const env = { npm_lifecycle_event: "start", npm_config_token_description: "X", npm_config_save: "true" };
+    expect(start(["--token", "X"], env).err).toEqual([]);
+    expect(start([], { npm_lifecycle_event: "test", npm_config_cache: "/x", npm_config_save: "true" }).err).toEqual([]);
   });
 });

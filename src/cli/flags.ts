@@ -29,6 +29,8 @@ export interface Flag {
   readonly max?: number;
   /** An environment variable read when the flag is not given (a list flag's variable is comma-separated). */
   readonly env?: string;
+  /** A former name of `env`, still read when `env` is not set, with a warning to rename it. */
+  readonly formerEnv?: string;
   /** The option it becomes (`RunOptions.timeoutMs`), or null: the CLI itself acts on it. */
   readonly option: string | null;
   /** The section of --help it is listed under; flags without one go under "Options". */
@@ -191,7 +193,9 @@ export function flagsMarkdown(spec: CommandFlags): string {
     const d = defaultText(flag);
     rows.push(
       `| ${names.map((n) => `\`${n}\``).join("<br>")} | ${type}${flag.multiple ? ", repeatable" : ""} | ${d === undefined ? "" : cell(d)} | ${
-        flag.env === undefined ? "" : `\`${flag.env}\``
+        flag.env === undefined
+          ? ""
+          : `\`${flag.env}\`${flag.formerEnv === undefined ? "" : ` (formerly \`${flag.formerEnv}\`)`}`
       } | ${flag.option === null ? "(the CLI)" : `\`${flag.option}\``} | ${cell([flag.help, ...paragraphs(flag.more)].join(". "))} |`,
     );
   }

@@ -75,13 +75,19 @@ describe("plantstore serve", () => {
     expect(await running.exited).toBe(0);
     expect(running.stdout() + running.stderr()).not.toContain(secret);
 
-    const fromEnv = spawnCli(["serve", "--port", "0"], { PLANTSTORE_TOKENS: `${secret},other` });
-    running = fromEnv;
-    await fromEnv.waitFor(/PLANTSTORE_TOKEN/);
-    fromEnv.child.kill("SIGTERM");
-    await fromEnv.exited;
-    expect(fromEnv.stdout() + fromEnv.stderr()).not.toContain(secret);
-    expect(fromEnv.stdout()).toContain("2 token(s)");
+    // PLANTSTORE_TOKEN, as conformance reads it; the former PLANTSTORE_TOKENS still, with a warning.
+    for (const name of ["PLANTSTORE_TOKEN", "PLANTSTORE_TOKENS"]) {
+      const fromEnv = spawnCli(["serve", "--port", "0"], { [name]: `${secret},other` });
+      running = fromEnv;
+      await fromEnv.waitFor(/curl .*PLANTSTORE_TOKEN/);
+      fromEnv.child.kill("SIGTERM");
+      await fromEnv.exited;
+      expect(fromEnv.stdout() + fromEnv.stderr()).not.toContain(secret);
+      expect(fromEnv.stdout()).toContain("2 token(s)");
+      const warning = "warning: PLANTSTORE_TOKENS is read as PLANTSTORE_TOKEN, its name in every command; rename it";
+      if (name === "PLANTSTORE_TOKENS") expect(fromEnv.stderr()).toContain(warning);
+      else expect(fromEnv.stderr()).not.toContain("warning");
+    }
   });
 
   it("takes basic credentials with --basic USER:PASSWORD for a basic-auth contract, and never prints them", async () => {

@@ -39,7 +39,8 @@ export const SERVE = {
       value: "TOKEN",
       help: "a bearer token to accept",
       more: `Without one, the development token "${DEV_TOKEN}" is accepted.`,
-      env: "PLANTSTORE_TOKENS",
+      env: "PLANTSTORE_TOKEN",
+      formerEnv: "PLANTSTORE_TOKENS",
       option: `${server}.tokens`,
     },
     basic: {
