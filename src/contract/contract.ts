@@ -166,6 +166,11 @@ export interface CompiledOperation {
    * A document fault: no server can answer such an operation with a success its contract accepts.
    */
   successUnsatisfiable(): Unsatisfiable | undefined;
+  /**
+   * Why no request can keep the contract: a required parameter's schema, or a required body's in
+   * every documented media type, accepts no value (unsatisfiable.ts); undefined when one may.
+   */
+  requestUnsatisfiable(): Unsatisfiable | undefined;
 }
 
 /** An OpenAPI document, validated and compiled once; immutable and shared by server and harness. */
@@ -388,6 +393,7 @@ function compileOperation(
   const requestLookup = requestBody === undefined ? undefined : mediaTypeLookup(requestBody.content);
   // Found when first asked: most runs never need it.
   let noSuccess: Unsatisfiable | undefined | null = null;
+  let noRequest: Unsatisfiable | undefined | null = null;
   return Object.freeze({
     operationId,
     method,
@@ -423,7 +429,33 @@ function compileOperation(
       if (noSuccess === null) noSuccess = successUnsatisfiable(c.doc, responses);
       return noSuccess;
     },
+    requestUnsatisfiable() {
+      if (noRequest === null) noRequest = requestUnsatisfiable(c.doc, parameters, requestBody);
+      return noRequest;
+    },
   });
+}
+
+/** The rule that keeps every request from keeping the contract (see CompiledOperation). */
+function requestUnsatisfiable(
+  doc: Json,
+  parameters: readonly CompiledParameter[],
+  body: CompiledOperation["requestBody"],
+): Unsatisfiable | undefined {
+  for (const p of parameters) {
+    if (!p.required || (p.content !== undefined && p.content.schema === undefined)) continue;
+    const found = unsatisfiable(doc, p.content !== undefined ? `${p.content.pointer}/schema` : `${p.pointer}/schema`);
+    if (found !== undefined) return found;
+  }
+  if (body === undefined || !body.required || body.content.size === 0) return undefined;
+  let first: Unsatisfiable | undefined;
+  for (const entry of body.content.values()) {
+    if (!entry.hasSchema) return undefined;
+    const found = unsatisfiable(doc, `${entry.pointer}/schema`);
+    if (found === undefined) return undefined;
+    first ??= found;
+  }
+  return first;
 }
 
 /** The rule that keeps every documented 2xx answer from being made (see CompiledOperation). */

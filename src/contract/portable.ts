@@ -87,3 +87,5 @@ export { allowedName, deref, integerBounds, jsonKey, merge, NOTHING, typeOf, typ
 export type { Schema } from "./schema-view.js";
 export { unsatisfiable, unsatisfiableSchema } from "./unsatisfiable.js";
 export type { Unsatisfiable } from "./unsatisfiable.js";
+export { schemaHints } from "./schema-hints.js";
+export type { SchemaHint } from "./schema-hints.js";

@@ -75,6 +75,44 @@ describe("schemas no value satisfies are said, with the pointer of the rule", ()
       /./,
     ],
     ["a satisfiable union", { oneOf: [{ enum: [] }, { type: "string" }] }, undefined, /./],
+    ["an enum of strings, the type integer", { type: "integer", enum: ["a", "b"] }, "/s", /no value of its enum/],
+    ["an enum of fractions, the type integer", { type: "integer", enum: [1.5] }, "/s", /of its type integer/],
+    ["an enum with one value of the type", { type: "integer", enum: ["a", 2] }, undefined, /./],
+    [
+      "a pattern written with /.../ delimiters",
+      { type: "string", pattern: "/^[a-z]+$/" },
+      "/s",
+      /written with \/...\/ delimiters.*write "\^\[a-z\]\+\$"/,
+    ],
+    ["a pattern with flags and delimiters", { type: "string", pattern: "/^a/i" }, "/s", /delimiters/],
+    // Slashes without an anchor match text that holds them: odd, and a hint, but not unsatisfiable.
+    ["slashes around an unanchored pattern", { type: "string", pattern: "/a+/" }, undefined, /./],
+    ["a path pattern", { type: "string", pattern: "^/v1/.+$" }, undefined, /./],
+    [
+      "a oneOf of two branches that refuse nothing",
+      {
+        type: "object",
+        oneOf: [
+          { type: "object", title: "A" },
+          { description: "any", "x-note": 1 },
+        ],
+      },
+      "/s",
+      /branches 0 and 1 of oneOf accept every value/,
+    ],
+    [
+      "a oneOf whose branches refuse something",
+      {
+        type: "object",
+        oneOf: [
+          { type: "object", required: ["a"] },
+          { type: "object", required: ["b"] },
+        ],
+      },
+      undefined,
+      /./,
+    ],
+    ["an anyOf of two branches that refuse nothing", { anyOf: [{}, {}] }, undefined, /./],
   ];
   for (const [name, schema, pointer, reason] of cases)
     it(name, () => {

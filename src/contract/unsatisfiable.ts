@@ -107,8 +107,62 @@ function unmetBranches(
         pointer: here,
         reason: `no branch of ${key} can be met (${reasons[0]!.reason} at ${reasons[0]!.pointer})`,
       };
+    // oneOf wants exactly one: two branches that every value meets leave none that meets one alone.
+    const within = typesOf(view(doc, node));
+    const open = branches.flatMap((b, i) => (reasons[i] === undefined && acceptsAll(doc, b, within) ? [i] : []));
+    if (key === "oneOf" && open.length >= 2)
+      return {
+        pointer: here,
+        reason: `branches ${open.join(" and ")} of oneOf accept every value, so every value meets more than one`,
+      };
   }
   return undefined;
+}
+
+/** Keywords that never refuse a value. */
+const ANNOTATIONS = new Set([
+  "title",
+  "description",
+  "example",
+  "examples",
+  "default",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "$comment",
+  "externalDocs",
+  "xml",
+  "discriminator",
+]);
+
+/**
+ * A schema that refuses no value of the types `within` (any value, when undefined): only annotations
+ * (an `x-` extension counts as one), a `type` covering `within`, properties that refuse nothing, no
+ * required one; local $refs followed.
+ */
+function acceptsAll(doc: unknown, raw: unknown, within: readonly string[] | undefined, depth = 0): boolean {
+  if (raw === true) return true;
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw) || depth > 8) return false;
+  const all = (v: unknown): boolean => acceptsAll(doc, v, undefined, depth + 1);
+  return Object.entries(raw as Schema).every(([k, v]) => {
+    if (ANNOTATIONS.has(k) || k.startsWith("x-")) return true;
+    if (k === "$ref")
+      return (
+        typeof v === "string" &&
+        v.startsWith("#") &&
+        acceptsAll(doc, resolvePointer(doc, decode(v.slice(1))), within, depth + 1)
+      );
+    if (k === "allOf") return Array.isArray(v) && v.every((part) => acceptsAll(doc, part, within, depth + 1));
+    if (k === "type") {
+      const own = typeof v === "string" ? [v] : Array.isArray(v) ? (v as string[]) : [];
+      return (
+        within !== undefined && within.every((t) => own.includes(t) || (t === "integer" && own.includes("number")))
+      );
+    }
+    if (k === "properties") return typeof v === "object" && v !== null && Object.values(v).every(all);
+    if (k === "required") return Array.isArray(v) && v.length === 0;
+    return false;
+  });
 }
 
 /**
@@ -287,8 +341,16 @@ function contradiction(s: Schema): string | undefined {
     const [a, b] = integerBounds(s);
     if (a > b) return `no integer is within its bounds (from ${low} to ${high})`;
   }
-  if (only("string") && Array.isArray(s.enum) && !s.enum.some((v) => typeof v === "string"))
-    return "enum holds no string, and the type is string";
+  if (types !== undefined && Array.isArray(s.enum) && !s.enum.some((v) => types.some((t) => isOfType(v, t))))
+    return `no value of its enum is of its type ${types.join(" or ")}`;
+  if (only("string") && typeof s.pattern === "string") {
+    const delimited = slashDelimited(s.pattern);
+    if (delimited !== undefined && /^\^|[^\\]\$$/.test(delimited))
+      return (
+        `pattern ${JSON.stringify(s.pattern)} is written with /.../ delimiters, which a JSON Schema pattern does ` +
+        `not take (ECMA-262 source): its anchor sits beside a slash and no string matches; write ${JSON.stringify(delimited)}`
+      );
+  }
   const required = new Set((s.required as string[] | undefined) ?? []);
   const maxP = num("maxProperties");
   if (only("object") && maxP !== undefined && required.size > maxP)
@@ -306,6 +368,21 @@ function contradiction(s: Schema): string | undefined {
       return `minItems ${s.minItems} unique items, but the items have only ${domain} values`;
   }
   return undefined;
+}
+
+/** Whether a JSON value is of a JSON Schema type. */
+function isOfType(v: unknown, t: string): boolean {
+  if (t === "null") return v === null;
+  if (t === "array") return Array.isArray(v);
+  if (t === "object") return typeof v === "object" && v !== null && !Array.isArray(v);
+  if (t === "integer") return typeof v === "number" && Number.isInteger(v);
+  return typeof v === t;
+}
+
+/** The inside of a pattern written as a /.../ literal (with flags, perhaps): undefined when it is not one. */
+export function slashDelimited(pattern: string): string | undefined {
+  const m = /^\/(.+)\/[dgimsuvy]*$/s.exec(pattern);
+  return m === null ? undefined : m[1];
 }
 
 /** `{}` or `true`: the schema every value satisfies (so `not` of it, none). */

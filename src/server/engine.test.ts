@@ -224,6 +224,40 @@ describe("the engine's Location and envelopes", () => {
   });
 });
 
+describe("a document that admits no valid request", () => {
+  it.each([
+    ["a pattern in /.../ delimiters", { type: "string", pattern: "/^[a-z]+$/" }, /written with \/...\/ delimiters/],
+    ["an enum that breaks its type", { type: "integer", enum: ["small", "large"] }, /no value of its enum/],
+    ["a oneOf of two open branches", { oneOf: [{}, { description: "any" }] }, /branches 0 and 1 of oneOf/],
+  ])("%s: the start-up report says every request is refused, and why, with the pointer", (_name, schema, reason) => {
+    const doc = openApi({
+      "/things": {
+        post: {
+          operationId: "makeThing",
+          requestBody: {
+            required: true,
+            content: {
+              "application/json": {
+                schema: { type: "object", required: ["size"], properties: { size: schema } },
+              },
+            },
+          },
+          responses: { "204": { description: "made" } },
+        },
+      },
+    });
+    const engine = createEngine(compileContract(doc, "no-request.yaml"), {
+      credentials: { tokens: [TOKEN], basic: [] },
+      cors: { origins: [] },
+      maxItems: 10,
+    });
+    const served = engine.served[0]!.served;
+    expect(served).toMatch(/; accepts no request, refuses each: required property size: /);
+    expect(served).toMatch(reason);
+    expect(served).toContain("(/paths/~1things/post/requestBody/content/application~1json/schema/properties/size)");
+  });
+});
+
 describe("a document whose answers cannot be made", () => {
   it("says so in how it serves the operation, and answers 500 PS_MOCK_UNANSWERABLE naming the operation and the schema", async () => {
     const impossible = {

@@ -214,12 +214,16 @@ function servedAs(ctx: Ctx, operation: CompiledOperation): ServedOperation {
   const role = ctx.model.roleOf(operation);
   const how =
     role !== undefined ? `${role.role} ${role.resource.name}` : `examples only: ${ctx.model.whyOutside(operation)}`;
+  // A request no value can make valid is refused with 400, whatever is sent: the document's fault.
+  const refused = operation.requestUnsatisfiable();
+  const asks =
+    refused === undefined ? "" : `; accepts no request, refuses each: ${refused.reason} (${refused.pointer})`;
   try {
     documentedAnswer(ctx.answers, operation, roleStatus(operation, role?.role), undefined);
-    return { operation, served: how };
+    return { operation, served: how + asks };
   } catch (error) {
     if (!(error instanceof Unanswerable)) throw error;
-    const served = `${how}; cannot answer, answers 500 PS_MOCK_UNANSWERABLE: ${error.why}`;
+    const served = `${how}${asks}; cannot answer, answers 500 PS_MOCK_UNANSWERABLE: ${error.why}`;
     return { operation, served, unanswerable: true };
   }
 }

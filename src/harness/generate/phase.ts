@@ -3,6 +3,7 @@ import fc from "fast-check";
 import {
   producerFor,
   resourceModel,
+  schemaHints,
   type CompiledOperation,
   type Contract,
   type Producer,
@@ -540,7 +541,7 @@ function searchResult(
  */
 function unbuilt(ctx: Ctx, op: CompiledOperation, polarity: "positive" | "negative"): string {
   const every = "cannot generate requests for this operation: every candidate was refused by the contract";
-  if (polarity === "positive") return `${every} (the generator built no value its schemas accept)`;
+  if (polarity === "positive") return `${every} (the generator built no value its schemas accept)${hintsOf(ctx, op)}`;
   // The valid requests the negative ones start from, drawn as many as one judged request may skip.
   const bases = fc.sample(positiveRequests(ctx.contract, op, ctx.generator), {
     numRuns: GENERATION_BUDGET.skipsPerJudged,
@@ -549,6 +550,17 @@ function unbuilt(ctx: Ctx, op: CompiledOperation, polarity: "positive" | "negati
   return bases.every((b) => b === null)
     ? `${every} (no valid request could be built to break a rule of)`
     : `${every} (each rule the generator broke was still accepted, or refused along with another rule)`;
+}
+
+/** What in the operation's request schemas may be why no valid value was found, as a linter says it. */
+function hintsOf(ctx: Ctx, op: CompiledOperation): string {
+  const doc = ctx.contract.document;
+  const pointers = [
+    ...op.parameters.filter((p) => p.required).map((p) => `${p.content?.pointer ?? p.pointer}/schema`),
+    ...[...(op.requestBody?.content.values() ?? [])].filter((e) => e.hasSchema).map((e) => `${e.pointer}/schema`),
+  ];
+  const hints = pointers.flatMap((pointer) => schemaHints(doc, pointer)).slice(0, 3);
+  return hints.map((h) => `; the document may be why: ${h.message} (${h.pointer})`).join("");
 }
 
 /** Parameter values as JSON can hold them: integers beyond 2^53 as their digits (serialised the same). */
