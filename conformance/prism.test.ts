@@ -5,6 +5,7 @@ import { startPrism, type RunningPrism } from "../src/mock/prism.js";
 import { KIT_ROOT } from "../src/paths.js";
 import { kitContract } from "../test/helpers.js";
 import { loadBaseline } from "../src/harness/baseline.js";
+import { summaryLines } from "../src/harness/reporters/console.js";
 import { runConformance } from "../src/harness/run.js";
 
 // The real Prism (@stoplight/prism-cli), started as users start it, judged by the default suite.
@@ -45,6 +46,10 @@ describe("the Prism mock, judged by the conformance suite", () => {
     expect(summary.known).toBe(new Set(loadBaseline(baselineFile).deviations.map((d) => d.fixture)).size);
     expect(summary.staleBaseline).toEqual([]);
     expect(results.find((r) => r.fixture === "auth-wrong-token")?.outcome).toBe("known");
+    // Every failure is a known one, and the summary's line says so beside the count.
+    expect(summary.knownFailures).toBe(summary.failures);
+    const line = summaryLines(summary).find((l) => l.startsWith("findings: "));
+    expect(line).toContain(`findings: ${summary.failures} failures (${summary.failures} known),`);
   });
 
   it("fails on a deviation the baseline does not list", async () => {

@@ -76,6 +76,13 @@ describe("plantstore serve", () => {
     expect(running.stdout() + running.stderr()).not.toContain(secret);
 
     // PLANTSTORE_TOKEN, as conformance reads it; the former PLANTSTORE_TOKENS still, with a warning.
+    const one = spawnCli(["serve", "--port", "0"], { PLANTSTORE_TOKEN: secret });
+    running = one;
+    await one.waitFor(/curl .*PLANTSTORE_TOKEN/);
+    one.child.kill("SIGTERM");
+    await one.exited;
+    expect(one.stdout()).toContain("Accepting the token in PLANTSTORE_TOKEN, which the command below sends.");
+    expect(one.stdout() + one.stderr()).not.toContain(secret);
     for (const name of ["PLANTSTORE_TOKEN", "PLANTSTORE_TOKENS"]) {
       const fromEnv = spawnCli(["serve", "--port", "0"], { [name]: `${secret},other` });
       running = fromEnv;

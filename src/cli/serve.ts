@@ -160,6 +160,8 @@ export async function serve(argv: string[], io: Io): Promise<number> {
   const bearer = tokens.length === 0 ? DEV_TOKEN : "$PLANTSTORE_TOKEN";
   io.out(`Plant Store reference server listening on ${server.url}`);
   if (tokens.length === 0) io.out(`Development token: ${DEV_TOKEN} (pass --token to choose your own)`);
+  else if (tokens.length === 1 && io.env.PLANTSTORE_TOKEN === tokens[0])
+    io.out("Accepting the token in PLANTSTORE_TOKEN, which the command below sends.");
   else
     io.out(
       `Accepting the ${tokens.length} token(s) you configured; set PLANTSTORE_TOKEN to one of them for the command below.`,

@@ -123,6 +123,8 @@ export interface RunSummary {
   /** Of the errors, cases not sent at all because the target had stopped answering (when any were). */
   readonly notSent?: number;
   readonly failures: number;
+  /** Of the failures, those the baseline lists (known deviations, not counted), when there are any. */
+  readonly knownFailures?: number;
   readonly warnings: number;
   readonly notes: number;
   /** Baseline entries that did not occur: the deviation may be fixed. */

@@ -15,7 +15,7 @@ import type { CaseResult, Coverage, ReportedFinding, RunSummary, StepResult } fr
 /** What the summariser reads of one judged part: a case of a run, an exchange through the proxy. */
 export interface Judged {
   readonly outcome: Outcome;
-  readonly findings: readonly { readonly severity: Severity; readonly counts: boolean }[];
+  readonly findings: readonly { readonly severity: Severity; readonly counts: boolean; readonly known?: boolean }[];
 }
 
 /** Parts by outcome, findings by severity, and the parts' findings that count. */
@@ -27,6 +27,8 @@ export interface Tally {
   readonly withFailure: number;
   /** Findings that count toward exit code 1. */
   readonly counted: number;
+  /** Findings of severity failure that the baseline lists (known deviations): they do not count. */
+  readonly knownFailures: number;
 }
 
 export function tally(parts: readonly Judged[]): Tally {
@@ -34,15 +36,17 @@ export function tally(parts: readonly Judged[]): Tally {
   const severities: Record<Severity, number> = { failure: 0, warning: 0, note: 0 };
   let withFailure = 0;
   let counted = 0;
+  let knownFailures = 0;
   for (const part of parts) {
     outcomes[part.outcome]++;
     for (const f of part.findings) {
       severities[f.severity]++;
       if (f.counts) counted++;
+      if (f.known && f.severity === "failure") knownFailures++;
     }
     if (part.findings.some((f) => f.severity === "failure")) withFailure++;
   }
-  return { total: parts.length, outcomes, severities, withFailure, counted };
+  return { total: parts.length, outcomes, severities, withFailure, counted, knownFailures };
 }
 
 /**
@@ -174,6 +178,7 @@ export function summarize(results: readonly CaseResult[], input: SummaryInput): 
     known: parts.outcomes.known,
     errors: parts.outcomes.error,
     failures: parts.severities.failure,
+    ...(parts.knownFailures === 0 ? {} : { knownFailures: parts.knownFailures }),
     warnings: parts.severities.warning,
     notes: parts.severities.note,
     staleBaseline: staleEntries(results, input),

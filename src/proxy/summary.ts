@@ -30,6 +30,7 @@ function plus(a: Tally, b: Tally): Tally {
     severities: sum(a.severities, b.severities),
     withFailure: a.withFailure + b.withFailure,
     counted: a.counted + b.counted,
+    knownFailures: a.knownFailures + b.knownFailures,
   };
 }
 

@@ -119,7 +119,7 @@ export function summaryLines(s: RunSummary): string[] {
     "",
     `${count(s.total, "case")}: ${s.passed} passed, ${s.failed} failed, ${count(s.known, "known deviation")}, ` +
       `${count(s.errors, "error")}${s.notSent === undefined ? "" : ` (${s.notSent} not sent)`}`,
-    `findings: ${s.failures} failures, ${s.warnings} beyond the contract, ${s.notes} notes; ${(s.durationMs / 1000).toFixed(2)} s`,
+    `findings: ${s.failures} failures${s.knownFailures === undefined ? "" : ` (${s.knownFailures} known)`}, ${s.warnings} beyond the contract, ${s.notes} notes; ${(s.durationMs / 1000).toFixed(2)} s`,
     `levels: ${s.levels.map(levelText).join("; ")}`,
   ];
   for (const stale of s.staleBaseline)
