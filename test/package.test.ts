@@ -164,6 +164,19 @@ describe("the packed kit installed in an empty project with npm ci --omit=dev", 
     expect(stdout.trim().split("\n")).toEqual(['200 {"name":"Fetched"} 1', '200 {"name":"Fetched"} 1']);
   });
 
+  it("is required by name from CommonJS, and its run resolves with exit 2 for a target that cannot be reached", async () => {
+    // A default (CommonJS) project: Node 20.19 and later load the ES module with require().
+    const script = [
+      'const { runConformance, DEFAULT_SPEC } = require("plantstore-kit");',
+      'runConformance({ target: "http://127.0.0.1:1", token: "t", spec: DEFAULT_SPEC })',
+      "  .then(({ summary }) => console.log(summary.exitCode, summary.errorCode));",
+    ].join("\n");
+    writeFileSync(join(consumer, "use.cjs"), script);
+    const { stdout, stderr } = await sh(process.execPath, ["use.cjs"], inConsumer);
+    expect(stdout.trim()).toBe("2 PS_TARGET_UNREACHABLE");
+    expect(stderr).toBe("");
+  });
+
   it("is importable by name, with type declarations a TypeScript consumer compiles against", async () => {
     const script = [
       'import { loadContract, DEFAULT_SPEC, startReferenceServer } from "plantstore-kit";',
