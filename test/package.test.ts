@@ -164,6 +164,22 @@ describe("the packed kit installed in an empty project with npm ci --omit=dev", 
     expect(stdout.trim().split("\n")).toEqual(['200 {"name":"Fetched"} 1', '200 {"name":"Fetched"} 1']);
   });
 
+  it("runs docs/ci.md's library snippet as written: no target there, so it exits 2 and says why", async () => {
+    const page = readFileSync(join(KIT_ROOT, "docs", "ci.md"), "utf8");
+    const snippet = /```js\n([\s\S]*?)```/.exec(page)?.[1];
+    expect(snippet).toContain('from "plantstore-kit"');
+    writeFileSync(join(consumer, "snippet.mjs"), snippet!);
+    const run = await sh(process.execPath, ["snippet.mjs"], {
+      ...inConsumer,
+      env: { ...process.env, PLANTSTORE_TOKEN: "t" },
+    }).then(
+      () => ({ code: 0, stderr: "" }),
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/the target could not be reached: .*ECONNREFUSED.*\[PS_TARGET_UNREACHABLE\]/);
+  });
+
   it("is required by name from CommonJS, and its run resolves with exit 2 for a target that cannot be reached", async () => {
     // A default (CommonJS) project: Node 20.19 and later load the ES module with require().
     const script = [
