@@ -59,8 +59,8 @@ interface InFlight {
  * - A target whose connection breaks (a reset, or a refused connection after it had answered): new
  *   requests wait, the ones in flight finish, and one connection is opened alone. Refused: the target
  *   has stopped (crashed), the run is over, and the request most likely to have stopped it is named.
- *   There: a request that was cut off while others were in flight is sent again alone, so a reset is
- *   charged to the request that causes it and never to a bystander.
+ *   There, with several connections broken together: each request is sent again alone (#sortOut), so
+ *   a reset is charged to the request that causes it and never to a bystander.
  */
 export class TargetWatch {
   #timeoutsInARow = 0;
