@@ -506,7 +506,8 @@ function idProperty(
   const declared = [create, ...Object.values(operations)]
     .map((op) => ((locateRef(doc, op.pointer)?.value ?? {}) as Json)[ID_EXTENSION])
     .find((v) => typeof v === "string") as string | undefined;
-  const linked = linkedId(doc, resolve, create, operations, parameter);
+  // The document's word for the kit (x-plantstore-id) comes first; without it, a link decides.
+  const linked = declared === undefined ? linkedId(doc, resolve, create, operations, parameter) : undefined;
   if (linked !== undefined) return { ...linked, source: "an OpenAPI link", guessed: false };
   for (const { at, schema } of representations(answerTop, resolve, name)) {
     const answer = propertiesOf(schema, resolve);
