@@ -14,7 +14,13 @@ it("npm run bench -- --smoke --only servers: every target against bare node:http
   const result = await runBench({ sections: ["servers"], smoke: true, out }, (l) => lines.push(l));
   const s = result.servers!;
   // One target of each kind in a smoke run: the real run adds `serve --quiet` and the logging engine.
-  const labels = ["bare node:http", "serve", "serve --spec multi-op --quiet", "Prism"];
+  const labels = [
+    "bare node:http",
+    "Fastify 5 (schema-validated create)",
+    "serve",
+    "serve --spec multi-op --quiet",
+    "Prism",
+  ];
   expect(s.rows.map((r) => `${r.target} ${r.mix}`).sort()).toEqual(
     labels.flatMap((t) => [`${t} valid`, `${t} mixed`]).sort(),
   );
@@ -24,7 +30,7 @@ it("npm run bench -- --smoke --only servers: every target against bare node:http
     expect(row.rssAfterLoadBytes).toBeGreaterThan(0);
     expect(row.overBaseline.perRound).toHaveLength(1);
     expect(row.cpuUsPerRequest, row.target).toBeGreaterThan(0);
-    if (!row.target.startsWith("serve")) continue;
+    if (!row.target.startsWith("serve") && !row.target.startsWith("Fastify")) continue;
     // Unique ids: every valid create is a 200; one in five of the mixed is invalid.
     if (row.mix === "valid") expect(row.non2xx, row.target).toBe(0);
     else expect(row.non2xx / row.total, row.target).toBeCloseTo(0.2, 1);
@@ -36,7 +42,8 @@ it("npm run bench -- --smoke --only servers: every target against bare node:http
   expect(s.logged.filter((l) => l.logging).map((l) => l.target)).toEqual(["serve"]);
   expect(Object.keys(s.versusPrism)).toContain("serve valid");
 
-  expect(JSON.parse(readFileSync(out, "utf8")).servers.rows).toHaveLength(8);
+  expect(JSON.parse(readFileSync(out, "utf8")).servers.rows).toHaveLength(10);
+  expect(lines.some((l) => l.startsWith("| Fastify 5 (schema-validated create) | valid |"))).toBe(true);
   expect(lines.some((l) => l.startsWith("| serve | valid |"))).toBe(true);
 }, 240_000);
 

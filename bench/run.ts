@@ -89,6 +89,7 @@ function versusPrism(bench: ServerBench): Record<string, Ratio> {
  * A --smoke run starts one of each kind (`smoke: true`): the same code paths, in half the time.
  */
 const SERVERS: readonly (TargetSpec & { readonly smoke?: true })[] = [
+  { label: "Fastify 5 (schema-validated create)", kind: "fastify", smoke: true },
   { label: "serve", kind: "reference", logging: true, smoke: true },
   { label: "serve --quiet", kind: "reference" },
   { label: "serve --spec multi-op", kind: "engine", logging: true, spec: MULTI_SPEC },

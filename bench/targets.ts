@@ -10,9 +10,10 @@ export const BENCH_TOKEN = "bench-token-0123456789";
  * reference: `plantstore serve`; engine: `plantstore serve --spec SPEC`; both `--quiet` unless
  * `logging`, then with their default per-request log lines, stdout to a file as
  * `plantstore serve > serve.log` writes it. bare: bench/bare-server.ts; bare-store:
- * bench/bare-store-server.ts; prism: the real Prism mock of SPEC.
+ * bench/bare-store-server.ts; fastify: bench/fastify-server.ts, the Plant Store's create as a team
+ * would write it with Fastify (the anchor); prism: the real Prism mock of SPEC.
  */
-export type TargetKind = "reference" | "engine" | "bare" | "bare-store" | "prism";
+export type TargetKind = "reference" | "engine" | "bare" | "bare-store" | "fastify" | "prism";
 
 export interface TargetSpec {
   /** How the report names it. */
@@ -165,7 +166,7 @@ export async function startTarget(target: TargetSpec | TargetKind): Promise<Targ
     const pid = prism.child.pid as number;
     return { label, url: prism.url, pid, startupMs: performance.now() - started, stop: noLog(prism.stop) };
   }
-  if (t.kind === "bare" || t.kind === "bare-store") {
+  if (t.kind === "bare" || t.kind === "bare-store" || t.kind === "fastify") {
     const script = join(KIT_ROOT, "dist", "bench", `${t.kind}-server.js`);
     const { child, url } = await spawnAndWait([script, ...(t.kind === "bare-store" && t.data ? [t.data] : [])]);
     await firstAnswer(url, Date.now() + 30_000);
