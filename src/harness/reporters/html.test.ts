@@ -287,6 +287,10 @@ describe("the HTML report", () => {
       "operation createPlant file fixtures/valid-basic.json levels contract FAIL accepts-all-valid PASS",
     );
     expect(failing).toContain(`failure status.no-5xx: server error 500 ${HOSTILE}`);
+    // The headline, cause first (checks.ts causeFirst), above the evidence.
+    expect(failing).toContain(
+      `Cause: status.no-5xx server error 500 ${HOSTILE} (spec/openapi.yaml#/paths/~1plants/post/responses) operation`,
+    );
     expect(failing).toContain(
       `level contract expected no 5xx status ${HOSTILE} received 500 application/json: ${HOSTILE}`,
     );

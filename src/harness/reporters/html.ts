@@ -15,6 +15,7 @@ import {
 import type { CaseResult, ReportedFinding, RunSummary, StepResult } from "../results.js";
 import { summaryLines, visible } from "./console.js";
 import { heldApart, heldLines } from "./held.js";
+import { causeFirst } from "../checks.js";
 
 // The HTML report: one self-contained page a person reads in a browser, offline. It has no script, no
 // stylesheet, font or image of its own to load and no link out: its only attributes are class, id,
@@ -428,6 +429,7 @@ function caseArticle(r: CaseResult, id: string, levels: readonly Level[]): strin
     `<article class="case ${r.outcome}" id="${id}">`,
     `<h3>${badge(r.outcome, OUTCOME_WORDS[r.outcome])} ${code(r.fixture)}</h3>`,
     r.description === "" ? "" : `<p>${esc(r.description)}</p>`,
+    causeLine(r),
     '<dl class="meta">',
     `<dt>operation</dt><dd>${code(r.operation)}</dd>`,
     `<dt>file</dt><dd>${code(shortPath(r.file))}</dd>`,
@@ -455,6 +457,14 @@ function caseArticle(r: CaseResult, id: string, levels: readonly Level[]): strin
     );
   out.push("</article>");
   return out.join("\n");
+}
+
+/** A failing case's headline: its counted finding that says the most (checks.ts causeFirst), first. */
+function causeLine(r: CaseResult): string {
+  const first = causeFirst(r.steps.flatMap((s) => s.findings).filter((f) => f.counts))[0];
+  return first === undefined
+    ? ""
+    : `<p class="cause"><strong>Cause:</strong> ${code(first.check)} ${esc(first.message)} <span class="muted">(${esc(first.rule)})</span></p>`;
 }
 
 function stepBlock(step: StepResult, steps: number): string {
