@@ -274,7 +274,11 @@ describe("tally and exitCodeOf: one rule for a run (chosen cases) and the proxy 
       severities: { failure: 1, warning: 1, note: 1 },
       withFailure: 1,
       counted: 1,
+      knownFailures: 0,
     });
+    // A failure the baseline knows is counted apart, and does not count.
+    const known = tally([{ outcome: "known", findings: [{ severity: "failure", counts: false, known: true }] }]);
+    expect([known.knownFailures, known.counted, known.severities.failure]).toEqual([1, 0, 1]);
   });
   it.each([
     ["a failed and an unjudged part", [part("fail"), part("error")], undefined, 2, 1],
