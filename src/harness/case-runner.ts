@@ -18,6 +18,8 @@ const CAPACITY = new Set([429, 503, 507]);
 
 /** Methods whose request may be repeated with the effect of one (RFC 9110 section 9.2.2). */
 const IDEMPOTENT = new Set(["GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE"]);
+/** Methods that change nothing (RFC 9110 section 9.2.1): a second one's answer is judged as the first's. */
+const SAFE = new Set(["GET", "HEAD", "OPTIONS", "TRACE"]);
 
 /** What every case of a run shares. */
 export interface CaseContext {
@@ -99,6 +101,12 @@ export function createCaseRunner(ctx: CaseContext): CaseRunner {
         error = `the target refused for capacity (${result.response.status}); the case could not be judged: ${advice}`;
         break;
       }
+      if (result.repeated === true && hooks?.judgeStep !== undefined) {
+        // A sequence's state cannot be told when one of its requests may have been applied twice.
+        steps.push(stepResult(ctx, operation, s, prepared, result, [], reproduce, true));
+        error = `step ${s + 1} was sent twice (the target dropped its connection with others'): the sequence cannot be judged`;
+        break;
+      }
       const expect = repeatedExpectation(stepExpectation(fixture, s, operation, prepared), prepared, result.repeated);
       const context = { operation, specSource: ctx.specSource, expect, result, redact: ctx.redact };
       const own = hooks?.judgeStep?.({ index: s, operation, prepared, result }) ?? [];
@@ -154,16 +162,21 @@ function stepExpectation(
 }
 
 /**
- * A valid request of a method that is not idempotent, sent a second time after the target had read
- * the first (see TargetWatch): the first may have been applied, so the answer is judged as a
- * duplicate's (2xx or 4xx, never 5xx), never as the first's.
+ * A valid request sent a second time after the target had read the first (see TargetWatch): the
+ * first may have been applied, so a create's answer is judged as a duplicate's (2xx or 4xx, never
+ * 5xx), and a PUT's or DELETE's may say the item is gone (404, 410).
  */
 function repeatedExpectation(
   written: Fixture["steps"][number]["expect"],
   prepared: PreparedRequest,
   repeated: true | undefined,
 ): Fixture["steps"][number]["expect"] {
-  if (repeated !== true || written.kind !== "valid" || IDEMPOTENT.has(prepared.method.toUpperCase())) return written;
+  if (repeated !== true || written.kind !== "valid") return written;
+  const method = prepared.method.toUpperCase();
+  if (SAFE.has(method)) return written;
+  // Idempotent is the same effect, not the same answer (RFC 9110 section 9.2.2): a second DELETE may
+  // find nothing left, a second PUT an item that now exists.
+  if (IDEMPOTENT.has(method)) return { ...written, missingOk: true };
   return { ...written, kind: "duplicate" };
 }
 

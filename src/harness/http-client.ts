@@ -51,6 +51,8 @@ export type ExchangeResult =
        * that closes with unread data sends a reset instead (RFC 1122 section 4.2.2.13).
        */
       readonly closedEarly?: boolean;
+      /** The answer had begun (its head came) when the exchange failed: the target had read the request. */
+      readonly answerBegun?: boolean;
     };
 
 export interface HttpClient {
@@ -178,7 +180,11 @@ async function exchangeOnce(
     const f = classify(error, options.timeoutMs, controller.signal.aborted, mask, options.insecure === true);
     // undici's "other side closed": a FIN. A reset is ECONNRESET.
     const fin = (error as { code?: unknown }).code === "UND_ERR_SOCKET";
-    return { ...fail(f.kind, f.message, started), closedEarly: fin && !answered && !controller.signal.aborted };
+    return {
+      ...fail(f.kind, f.message, started),
+      closedEarly: fin && !answered && !controller.signal.aborted,
+      ...(answered ? { answerBegun: true } : {}),
+    };
   } finally {
     clearTimeout(timer);
   }

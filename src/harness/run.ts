@@ -178,6 +178,7 @@ export async function runOrThrow(
       minCoverage: options.minCoverage,
       stopped: generated.stopped,
       targetStopped: watch.stoppedMessage(),
+      targetStoppedByTimeouts: watch.stopped?.how.startsWith("no answer") === true,
       contractNotes: contract.notes,
     });
     onEvent({ type: "run-finished", summary, results });

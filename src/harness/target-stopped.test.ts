@@ -72,4 +72,17 @@ describe("a target that stops answering during a run", () => {
       expect(summary.exitCode).toBe(1);
     }
   });
+
+  it("answers the pre-flight, then crashes on the first case: the run says it stopped there, not that it never answered", async () => {
+    let requests = 0;
+    const server = await startVariant(contract, () => (requests++ === 0 ? undefined : { wire: "crash" }));
+    try {
+      const { summary, results } = await runConformance({ target: server.url, token: TOKEN, contract, concurrency: 1 });
+      expect(summary.errorCode).toBe("PS_TARGET_STOPPED");
+      expect(summary.runError).toMatch(new RegExp(`^the target stopped answering during ${results[0]!.fixture} \\(`));
+      expect(results.slice(1).every((r) => r.held === "not-sent")).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
 });

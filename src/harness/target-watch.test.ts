@@ -107,4 +107,43 @@ describe("TargetWatch", () => {
     await second;
     expect(await first).toEqual({ ...answer, repeated: true });
   });
+
+  it("resets a few milliseconds apart (separate I/O events) are one batch: the bystander is sent again", async () => {
+    const { w } = watch();
+    const later = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const tries = { culprit: 0, bystander: 0 };
+    const culprit = w.send("culprit", async () => (tries.culprit++ === 0 && (await later(5)), reset));
+    const bystander = w.send("bystander", async () => (tries.bystander++ === 0 ? (await later(9), reset) : answer));
+    expect(await culprit).toBe(reset);
+    expect(await bystander).toBe(answer);
+  });
+
+  it("a target that dies before the batch is sent again stops the run, naming the request it had read", async () => {
+    let probes = 0;
+    const w = new TargetWatch(3, 100, () => Promise.resolve(probes++ === 0 ? undefined : gone));
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    const n = { a: 0, b: 0 };
+    const read: ExchangeResult = { ...reset, closedEarly: true };
+    const a = w.send("a", async () => (n.a++ === 0 ? (await gate, reset) : refused));
+    const b = w.send("b", async () => (n.b++ === 0 ? (await gate, read) : refused));
+    release();
+    const [ra, rb] = await Promise.all([a, b]);
+    expect(w.open).toBe(true);
+    expect(w.stopped?.during).toBe("b");
+    expect([ra, rb].map((r) => ("held" in r ? r.held : "judged"))).toEqual(["cut-off", "stopped-here"]);
+  });
+
+  it("resets together that none repeats alone: one the target had read is charged, one it never read is not", async () => {
+    const { w } = watch();
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    const read: ExchangeResult = { ...reset, closedEarly: true };
+    const n = { read: 0, unread: 0 };
+    const a = w.send("read", async () => (n.read++ === 0 ? (await gate, read) : answer));
+    const b = w.send("unread", async () => (n.unread++ === 0 ? (await gate, reset) : answer));
+    release();
+    expect(await a).toBe(read);
+    expect(await b).toBe(answer);
+  });
 });

@@ -129,7 +129,7 @@ export class TargetWatch {
     while (this.#gate !== undefined) await this.#gate;
     if (this.open) return this.notSent();
     const entry = this.#begin(label);
-    const result = await this.#finish(entry, exchange);
+    const result = await this.#finish(entry, exchange, true);
     if (result.ok) {
       this.#timeoutsInARow = 0;
       this.#lastAnswered = label;
@@ -138,10 +138,6 @@ export class TargetWatch {
     if (result.failure.kind === "timeout") return this.#timedOut(label, result);
     this.#timeoutsInARow = 0;
     if (result.failure.kind !== "reset" && result.failure.kind !== "unreachable") return result;
-    if (result.failure.kind === "reset") {
-      Object.assign(entry, { read: result.closedEarly === true, exchange, first: result });
-      this.#suspects.push(entry);
-    }
     return this.#check(() => this.#lost(entry, result));
   }
 
@@ -152,9 +148,20 @@ export class TargetWatch {
     return entry;
   }
 
-  async #finish(entry: InFlight, exchange: () => Promise<ExchangeResult>): Promise<ExchangeResult> {
+  /**
+   * Awaits an exchange; a first send whose connection broke becomes a suspect before it leaves the
+   * requests in flight, so a check waiting for them to finish sees it in its batch.
+   */
+  async #finish(entry: InFlight, exchange: () => Promise<ExchangeResult>, first = false): Promise<ExchangeResult> {
+    let result: ExchangeResult | undefined;
     try {
-      return await exchange();
+      result = await exchange();
+      if (first && !result.ok && result.failure.kind === "reset") {
+        const read = result.closedEarly === true || result.answerBegun === true;
+        Object.assign(entry, { read, exchange, first: result });
+        this.#suspects.push(entry);
+      }
+      return result;
     } finally {
       this.#inFlight.delete(entry);
       if (this.#inFlight.size === 0) this.#idle?.();
@@ -197,6 +204,7 @@ export class TargetWatch {
   async #lost(entry: InFlight, result: ExchangeResult & { readonly ok: false }): Promise<Sent> {
     if (this.#stopped === undefined && entry.batch === undefined) {
       await this.#quiet();
+      if (this.#stopped !== undefined) return this.#afterStop(entry, result); // timeouts, meanwhile
       // The connections that broke while these were in flight broke together: one batch (a refused
       // connection is in none: it never reached the target).
       const batch = this.#suspects.splice(0);
@@ -214,24 +222,34 @@ export class TargetWatch {
    * all (a worker that died and was replaced). Each is sent again alone, in the order sent. One whose
    * connection breaks again alone is the cause; the others are then judged on their answers alone
    * (a request the target had read and may have applied is marked `repeated`). When none breaks
-   * again, each broke on its own, and each is judged on its own first exchange.
+   * again, a request the target had read (its connection closed with a FIN) is judged on its own
+   * first exchange, and one it had not (a reset: it never reached the server's code) on its answer
+   * alone. A send alone that is refused means the target went: it stops the run, the batch ranked.
    */
-  async #sortOut(batch: readonly InFlight[]): Promise<void> {
+  async #sortOut(batch: InFlight[]): Promise<void> {
     const again = new Map<InFlight, Sent>();
     for (const member of [...batch].sort((a, b) => a.order - b.order)) {
       if (this.#stopped !== undefined) break;
       const alone = this.#begin(member.label);
       const answer = await this.#finish(alone, member.exchange!);
+      if (!answer.ok && answer.failure.kind === "unreachable") {
+        const gone = await this.probe();
+        // Gone before it could tell: the batch is ranked as for a crash, each member as #afterStop says.
+        if (gone !== undefined) return this.#stop(gone, batch);
+      }
       again.set(member, member.read === true ? { ...answer, repeated: true as const } : answer);
       if (answer.ok || answer.failure.kind !== "reset") continue;
       const gone = await this.probe();
-      if (gone !== undefined) this.#stop(gone, [alone]);
+      if (gone !== undefined) {
+        this.#stop(gone, [alone]);
+        this.#culprit = member; // known for sure: it broke the target alone
+      }
     }
     const cause = [...again.values()].some((r) => "ok" in r && !r.ok && r.failure.kind === "reset");
     for (const member of batch) {
       const alone = again.get(member);
-      if (this.#stopped !== undefined && alone === undefined) continue; // cut off, as #afterStop says
-      member.decided = cause ? alone : member.first;
+      if (alone === undefined) continue; // not sent again: the target stopped, #afterStop says so
+      member.decided = cause || member.read !== true ? alone : member.first;
       if (member.decided !== undefined && "ok" in member.decided && member.decided.ok)
         this.#lastAnswered = member.label;
     }

@@ -138,6 +138,8 @@ export interface SummaryInput {
   readonly stopped?: string;
   /** How the target stopped answering during the run, when it did (see TargetWatch). */
   readonly targetStopped?: string;
+  /** It stopped by answering nothing in time, rather than by its connections breaking. */
+  readonly targetStoppedByTimeouts?: boolean;
   /** The contract's notes (see Contract.notes): in the summary when there are any. */
   readonly contractNotes?: readonly ContractNote[];
 }
@@ -154,9 +156,12 @@ export function summarize(results: readonly CaseResult[], input: SummaryInput): 
       : notSent === 0
         ? input.targetStopped
         : `${input.targetStopped}; ${count(notSent, "case")} not sent`;
-  // A target that never answered is said so first: "stopped" would suggest it had worked.
+  // A target that went silent and never answered a case is said so first ("stopped" would suggest
+  // it had worked); one whose connections broke, by how it stopped (it may have answered the pre-flight).
   const silent = noAnswerAtAll(steps);
+  const crashed = input.targetStoppedByTimeouts === true ? undefined : stoppedError;
   const runError =
+    crashed ??
     (silent === undefined || notSent === 0 ? silent : `${silent}; ${count(notSent, "case")} not sent`) ??
     stoppedError ??
     setupError(steps) ??
