@@ -329,7 +329,8 @@ function directionCopies(copy: Json, required: readonly FlaggedRequired[]): { re
 const WITHOUT_U =
   "pattern is valid ECMA-262 only without the u flag (unicode): it is compiled without it, so \\u{...} escapes and \\p{...} classes are not read as such";
 
-function regExpVerdict(pattern: string): "ok" | "without-u" | "invalid" {
+/** How a pattern compiles as ECMA-262: with the u flag, only without it, or not at all (then left out). */
+export function regExpVerdict(pattern: string): "ok" | "without-u" | "invalid" {
   try {
     new RegExp(pattern, "u");
     return "ok";

@@ -113,6 +113,20 @@ describe("schemas no value satisfies are said, with the pointer of the rule", ()
       /./,
     ],
     ["an anyOf of two branches that refuse nothing", { anyOf: [{}, {}] }, undefined, /./],
+    // The validator reads a oneOf with a discriminator as anyOf, and leaves out a pattern it cannot compile.
+    [
+      "a oneOf of two open branches, with a discriminator",
+      { type: "object", discriminator: { propertyName: "kind" }, oneOf: [{ title: "Ping" }, { title: "Pong" }] },
+      undefined,
+      /./,
+    ],
+    ["delimiters around an alternation, which matches b/", { type: "string", pattern: "/^a|b/" }, undefined, /./],
+    [
+      "delimiters around a pattern ECMA-262 cannot compile",
+      { type: "string", pattern: "/^(?i)[a-z]+$/" },
+      undefined,
+      /./,
+    ],
   ];
   for (const [name, schema, pointer, reason] of cases)
     it(name, () => {

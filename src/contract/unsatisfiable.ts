@@ -1,3 +1,4 @@
+import { regExpVerdict } from "./ajv-document.js";
 import { escapePointer, resolvePointer } from "./json-pointer.js";
 import { integerBounds, typesOf, view, type Schema } from "./schema-view.js";
 
@@ -108,6 +109,8 @@ function unmetBranches(
         reason: `no branch of ${key} can be met (${reasons[0]!.reason} at ${reasons[0]!.pointer})`,
       };
     // oneOf wants exactly one: two branches that every value meets leave none that meets one alone.
+    // With a discriminator the validator reads oneOf as anyOf (ajv-document.ts): several may match.
+    if (key === "oneOf" && (node.discriminator !== undefined || view(doc, node).discriminator !== undefined)) continue;
     const within = typesOf(view(doc, node));
     const open = branches.flatMap((b, i) => (reasons[i] === undefined && acceptsAll(doc, b, within) ? [i] : []));
     if (key === "oneOf" && open.length >= 2)
@@ -345,7 +348,10 @@ function contradiction(s: Schema): string | undefined {
     return `no value of its enum is of its type ${types.join(" or ")}`;
   if (only("string") && typeof s.pattern === "string") {
     const delimited = slashDelimited(s.pattern);
-    if (delimited !== undefined && /^\^|[^\\]\$$/.test(delimited))
+    // Only a pattern the validator compiles (an invalid one is left out, so anything passes), and
+    // no alternation: "/^a|b/" matches "b/".
+    const compiled = regExpVerdict(s.pattern) !== "invalid";
+    if (delimited !== undefined && compiled && !delimited.includes("|") && /^\^|[^\\]\$$/.test(delimited))
       return (
         `pattern ${JSON.stringify(s.pattern)} is written with /.../ delimiters, which a JSON Schema pattern does ` +
         `not take (ECMA-262 source): its anchor sits beside a slash and no string matches; write ${JSON.stringify(delimited)}`
