@@ -41,17 +41,18 @@ export function commandValues<T extends FlagTable>(
   io: Io,
   options: Omit<ParseFlagsOptions, "env"> = {},
 ): FlagValues<T> | undefined {
-  for (const flag of Object.values(spec.flags) as Flag[])
-    if (flag.formerEnv !== undefined && io.env[flag.env!] === undefined && io.env[flag.formerEnv] !== undefined)
-      io.err(
-        `plantstore ${spec.command}: warning: ${flag.formerEnv} is read as ${flag.env}, its name in every command; rename it`,
-      );
+  for (const line of formerEnvWarnings(spec.flags, argv, io.env))
+    io.err(`plantstore ${spec.command}: warning: ${line}`);
   const { values } = parseFlags(argv, spec.flags, { ...options, env: io.env });
-  for (const [flag, key] of npmTook(spec.flags, argv, io.env))
+  const script = io.env.npm_lifecycle_event;
+  const rerun = script === "start" || script === "test" ? `npm ${script}` : `npm run ${script ?? "<script>"}`;
+  for (const [name, key] of npmTook(spec.flags, argv, io.env)) {
+    const value = spec.flags[name]!.type === "boolean" ? "" : " VALUE";
     io.err(
-      `plantstore ${spec.command}: warning: npm took --${flag} as a setting of its own (${key} is set), ` +
-        `so plantstore never saw it: write \`npm ${io.env.npm_lifecycle_event === "start" ? "start" : "run <script>"} -- --${flag} VALUE\``,
+      `plantstore ${spec.command}: warning: npm took --${name} as a setting of its own (${key} is set), ` +
+        `so plantstore never saw it: write \`${rerun} -- --${name}${value}\``,
     );
+  }
   if ((values as { help?: unknown }).help !== true) return values;
   io.out(helpText(spec));
   return undefined;
@@ -177,7 +178,29 @@ export function parseReportFlag<F extends string = "json" | "junit">(
 }
 
 /** Flags that are settings of npm's own too: npm may set them for reasons of its own. */
-const NPM_OWN = new Set(["help", "only", "quiet", "save", "strict", "verbose"]);
+const NPM_OWN = new Set(["help", "only", "quiet", "save", "strict", "target", "verbose"]);
+
+/** Whether the command line gives a flag, by its name or an alias. */
+const given = (argv: readonly string[], name: string, flag: Flag): boolean =>
+  [name, ...(flag.aliases ?? [])].some((n) => argv.some((a) => a === `--${n}` || a.startsWith(`--${n}=`)));
+
+/** A former variable's name still set: read in place of the new one (a warning), or ignored beside it. */
+function formerEnvWarnings(
+  table: FlagTable,
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): string[] {
+  const lines: string[] = [];
+  for (const [name, flag] of Object.entries(table)) {
+    if (flag.formerEnv === undefined || env[flag.formerEnv] === undefined || given(argv, name, flag)) continue;
+    lines.push(
+      env[flag.env!] === undefined
+        ? `${flag.formerEnv} is read as ${flag.env}, its name in every command; rename it`
+        : `${flag.formerEnv} is ignored: ${flag.env} is set, and is the name in every command`,
+    );
+  }
+  return lines;
+}
 
 /**
  * Flags npm kept for itself: `npm start --token X` sets npm's own `npm_config_token_description`
@@ -192,10 +215,13 @@ function npmTook(
   if (env.npm_lifecycle_event === undefined) return [];
   const keys = Object.keys(env).filter((k) => k.startsWith("npm_config_"));
   const took: [string, string][] = [];
-  for (const name of Object.keys(table)) {
-    if (NPM_OWN.has(name) || argv.some((a) => a === `--${name}` || a.startsWith(`--${name}=`))) continue;
+  for (const [name, flag] of Object.entries(table)) {
+    // Given on the command line, or by its own variable: plantstore has it.
+    if (NPM_OWN.has(name) || given(argv, name, flag) || (flag.env !== undefined && env[flag.env] !== undefined))
+      continue;
+    // The name itself, or the one expansion of it npm makes to a setting of its own (`token-description`).
     const key = `npm_config_${name.replace(/-/g, "_")}`;
-    const found = keys.find((k) => k === key || k.startsWith(`${key}_`));
+    const found = keys.find((k) => k === key || k === `${key}_description`);
     if (found !== undefined) took.push([name, found]);
   }
   return took;

@@ -220,6 +220,28 @@ describe("flags npm keeps for itself", () => {
     ]);
   });
 
+  it("names the script npm ran, and gives a flag without a value as it is written", () => {
+    expect(start([], { npm_lifecycle_event: "test", npm_config_admin: "true" }).err).toEqual([
+      "plantstore serve: warning: npm took --admin as a setting of its own (npm_config_admin is set), " +
+        "so plantstore never saw it: write `npm test -- --admin`",
+    ]);
+  });
+
+  it("says nothing for npm's settings that only begin with a flag's name, or a flag given by its variable", () => {
+    const env = { npm_lifecycle_event: "test", npm_config_spec_x: "1", npm_config_port: "1", PLANTSTORE_PORT: "0" };
+    expect(start([], env).err).toEqual([]);
+  });
+
+  it("warns of the former token variable only where it is read or ignored, never beside --token", () => {
+    expect(start([], { PLANTSTORE_TOKENS: "a" }).err).toEqual([
+      "plantstore serve: warning: PLANTSTORE_TOKENS is read as PLANTSTORE_TOKEN, its name in every command; rename it",
+    ]);
+    expect(start([], { PLANTSTORE_TOKENS: "a,b", PLANTSTORE_TOKEN: "a" }).err).toEqual([
+      "plantstore serve: warning: PLANTSTORE_TOKENS is ignored: PLANTSTORE_TOKEN is set, and is the name in every command",
+    ]);
+    expect(start(["--token", "y"], { PLANTSTORE_TOKENS: "x" }).err).toEqual([]);
+  });
+
   it("says nothing outside npm, when the flag did arrive, or for a setting of npm's own", () => {
     expect(start([], { npm_config_token_description: "X" }).err).toEqual([]);
     const env = { npm_lifecycle_event: "start", npm_config_token_description: "X", npm_config_save: "true" };
