@@ -76,6 +76,11 @@ describe("which property is an item's id, where several could be", () => {
     expect(idOf({ answer, made })).toBe("response:uuid");
   });
 
+  it("x-plantstore-id in an envelope's item comes before the parameter's name at the top level", () => {
+    const answer = object({ plantId: str, data: object({ code: str }) });
+    expect(idOf({ answer, create: { "x-plantstore-id": "code" } })).toBe("response:/data/code");
+  });
+
   it("x-plantstore-id comes before an OpenAPI link: the author's word for the kit wins", () => {
     const answer = object({ plantId: str, uuid: str, code: str });
     const made = { links: { read: { operationId: "getPlant", parameters: { plantId: "$response.body#/uuid" } } } };

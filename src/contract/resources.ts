@@ -506,7 +506,17 @@ function idProperty(
   const declared = [create, ...Object.values(operations)]
     .map((op) => ((locateRef(doc, op.pointer)?.value ?? {}) as Json)[ID_EXTENSION])
     .find((v) => typeof v === "string") as string | undefined;
-  // The document's word for the kit (x-plantstore-id) comes first; without it, a link decides.
+  // The document's word for the kit (x-plantstore-id) comes first, wherever the answer holds it; an
+  // answer that does not show it takes it as said (below). Without it, a link decides.
+  if (declared !== undefined)
+    for (const { at, schema } of representations(answerTop, resolve, name)) {
+      const answer = propertiesOf(schema, resolve);
+      if (
+        answer.properties.has(declared) &&
+        shapeOfSchema(answer.properties.get(declared), resolve).kind === "primitive"
+      )
+        return { name: declared, in: "response", at, source: ID_EXTENSION, guessed: false };
+    }
   const linked = declared === undefined ? linkedId(doc, resolve, create, operations, parameter) : undefined;
   if (linked !== undefined) return { ...linked, source: "an OpenAPI link", guessed: false };
   for (const { at, schema } of representations(answerTop, resolve, name)) {
@@ -529,8 +539,13 @@ function idProperty(
       ([k]) => at === "" && request.required.has(k) && !request.readOnly.has(k),
     );
     const named = { properties: new Map([...answer.properties, ...requiredInRequest]) };
+    // A declared id is never second to a guess: found here (in the request, say) or said as it is.
+    if (declared !== undefined) {
+      const id = found(declared, ID_EXTENSION, false);
+      if (id !== undefined) return id;
+      continue;
+    }
     const id =
-      (declared === undefined ? undefined : found(declared, ID_EXTENSION, false)) ??
       found(parameter, notional ? "the resource's name with Id" : "the parameter's name", notional) ??
       idSuffix(parameter, named, (n) =>
         found(n, notional ? `${n}, an id-like property` : `${n}, the end of the parameter {${parameter}}`, true),
