@@ -56,6 +56,7 @@ describe("a target that stops answering during a run", () => {
       const told = lines.filter((l) => /stopped answering|cut off|not sent/.test(l));
       expect(told.length).toBeLessThan(10);
       expect(lines).toContain(`  not sent: ${notSent.length} cases (the target had stopped answering)`);
+      expect(lines.find((l) => l.startsWith("could not judge the target: "))).toMatch(/\[PS_TARGET_STOPPED\]$/);
     },
   );
 

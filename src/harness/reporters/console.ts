@@ -128,7 +128,7 @@ export function summaryLines(s: RunSummary): string[] {
   for (const n of s.coverage.operations.notExercised)
     lines.push(`  not exercised: ${n.method} ${n.path} (${n.operation}): ${n.reason}`);
   if (s.coverageShortfall !== undefined) lines.push(`coverage too low: ${s.coverageShortfall}`);
-  if (s.runError !== undefined) lines.push(`${COULD_NOT_JUDGE} the target: ${visible(s.runError)}`);
+  if (s.runError !== undefined) lines.push(`${COULD_NOT_JUDGE} the target: ${visible(runErrorText(s))}`);
   const left = s.coverage.operations.total - s.coverage.operations.exercised;
   // A pass says what it did not cover: a pass over part of a contract is not a pass over all of it.
   const partly = left === 0 ? "" : `, ${left} of ${s.coverage.operations.total} operations not exercised`;
@@ -144,6 +144,12 @@ export function summaryLines(s: RunSummary): string[] {
   const why = { 0: partly, 1: `, ${failedOn}${partly}`, 2: `, the run ${COULD_NOT_JUDGE} every case` };
   lines.push(verdictLine(s.exitCode, why[s.exitCode]));
   return lines;
+}
+
+/** Why a run could not judge, with its code (`[PS_TARGET_STOPPED]`) where the reason does not end with it. */
+export function runErrorText(s: RunSummary): string {
+  const reason = s.runError ?? "";
+  return s.errorCode === undefined || reason.endsWith(`[${s.errorCode}]`) ? reason : `${reason} [${s.errorCode}]`;
 }
 
 /** A level's verdict in the summary line: `accepts-all-valid FAIL (3 cases)`. */

@@ -13,7 +13,7 @@ import {
   type Outcome,
 } from "../outcome.js";
 import type { CaseResult, ReportedFinding, RunSummary, StepResult } from "../results.js";
-import { summaryLines, visible } from "./console.js";
+import { runErrorText, summaryLines, visible } from "./console.js";
 import { heldApart, heldLines } from "./held.js";
 import { causeFirst } from "../checks.js";
 
@@ -199,7 +199,7 @@ function verdictBanner(s: RunSummary, title: string): string {
   ];
   if (s.runError !== undefined)
     out.push(
-      `<div class="banner error" id="run-error"><p><strong>Could not judge the target:</strong> ${esc(s.runError)}</p></div>`,
+      `<div class="banner error" id="run-error"><p><strong>Could not judge the target:</strong> ${esc(runErrorText(s))}</p></div>`,
     );
   return out.join("\n");
 }

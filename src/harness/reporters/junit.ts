@@ -1,4 +1,5 @@
 import { shortPath } from "../../paths.js";
+import { runErrorText } from "./console.js";
 import { causeFirst } from "../checks.js";
 import { NOT_SENT_ERROR, type CaseResult, type RunSummary } from "../results.js";
 import { caseLevelOutcomes, COULD_NOT_JUDGE } from "../outcome.js";
@@ -170,7 +171,7 @@ export function junitReport(summary: RunSummary, results: readonly CaseResult[])
       ...summary.levels.map((l): JUnitProperty => [`level.${l.level}`, l.verdict]),
     ],
     cases,
-    ...(summary.runError === undefined ? {} : { systemErr: `${COULD_NOT_JUDGE} the target: ${summary.runError}` }),
+    ...(summary.runError === undefined ? {} : { systemErr: `${COULD_NOT_JUDGE} the target: ${runErrorText(summary)}` }),
   });
 }
 

@@ -11,6 +11,7 @@ import {
 } from "../outcome.js";
 import { causeFirst } from "../checks.js";
 import type { CaseResult, RunSummary } from "../results.js";
+import { runErrorText } from "./console.js";
 import { heldApart, heldLines } from "./held.js";
 
 /**
@@ -49,7 +50,7 @@ export function markdownReport(summary: RunSummary, results: readonly CaseResult
   for (const n of s.coverage.operations.notExercised)
     lines.push(`- not exercised: ${md(`${n.method} ${n.path} (${n.operation}): ${n.reason}`)}`);
   if (s.coverageShortfall !== undefined) lines.push("", `Coverage too low: ${md(s.coverageShortfall)}.`);
-  if (s.runError !== undefined) lines.push("", `${capital(COULD_NOT_JUDGE)} the target: ${md(s.runError)}.`);
+  if (s.runError !== undefined) lines.push("", `${capital(COULD_NOT_JUDGE)} the target: ${md(runErrorText(s))}.`);
   const held = heldApart(results.filter((r) => r.outcome === "fail" || r.outcome === "error"));
   if (held.each.length > 0) {
     lines.push("", "### Failing cases", "", "| case | level | check | message | rule |", "|---|---|---|---|---|");
