@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { engineOf, ENGINE_TOKEN as TOKEN } from "../../test/engine-of.js";
 import { openApi } from "../../test/openapi-doc.js";
 import { checkResponse, compileContract, parseJsonExact } from "../contract/index.js";
 import { exactTree } from "../contract/portable.js";
@@ -8,29 +9,8 @@ import { createMockEngine } from "./mock-options.js";
 // hostile member names, paging by whichever parameter the request used, and an engine whose failure
 // reporter fails too. Each test names the request and the answer it must get.
 
-const TOKEN = "edges-token";
 const json = (schema: unknown) => ({ content: { "application/json": { schema } } });
 const param = (name: string, at = "path") => ({ name, in: at, required: at === "path", schema: { type: "integer" } });
-
-/** The engine of a document in process: a request in, its status and parsed body out. */
-function engineOf(paths: Record<string, unknown>) {
-  const contract = compileContract(openApi(paths), "edges.json");
-  const engine = createMockEngine(contract, { tokens: [TOKEN] });
-  const send = (method: string, url: string, body?: unknown) => {
-    const answer = engine.handle({
-      method,
-      url,
-      headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json", host: "mock.test" },
-      body: new TextEncoder().encode(body === undefined ? "" : typeof body === "string" ? body : JSON.stringify(body)),
-    });
-    return {
-      status: answer.status,
-      headers: answer.headers,
-      body: answer.body === "" ? undefined : JSON.parse(answer.body),
-    };
-  };
-  return { engine, send, contract };
-}
 
 describe("an item two envelopes deep", () => {
   const account = {

@@ -1,13 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { openApi } from "../../test/openapi-doc.js";
-import { compileContract } from "../contract/index.js";
-import { createMockEngine } from "./mock-options.js";
+import { engineOf } from "../../test/engine-of.js";
 
 // Page-number paging in the mock engine: the first page is the documented first page number (1, or 0
 // where the page parameter's minimum or default says so), it holds the first items made, and each
 // page after it the next ones, each item once.
 
-const TOKEN = "paging-token";
 const json = (schema: unknown) => ({ content: { "application/json": { schema } } });
 const book = { type: "object", properties: { id: { type: "integer", readOnly: true }, title: { type: "string" } } };
 
@@ -23,8 +20,8 @@ function books(pageSchema: Record<string, unknown>) {
       results: { type: "array", items: book },
     },
   };
-  const contract = compileContract(
-    openApi({
+  const { send } = engineOf(
+    {
       "/books": {
         get: {
           operationId: "list",
@@ -36,19 +33,9 @@ function books(pageSchema: Record<string, unknown>) {
         },
         post: { operationId: "make", requestBody: { required: true, ...json(book) }, responses: { "201": json(book) } },
       },
-    }),
+    },
     "paging.json",
   );
-  const engine = createMockEngine(contract, { tokens: [TOKEN] });
-  const send = (method: string, url: string, body?: unknown) => {
-    const answer = engine.handle({
-      method,
-      url,
-      headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json", host: "mock.test" },
-      body: new TextEncoder().encode(body === undefined ? "" : JSON.stringify(body)),
-    });
-    return { status: answer.status, body: answer.body === "" ? undefined : JSON.parse(answer.body) };
-  };
   for (let i = 0; i < 5; i++) expect(send("POST", "/books", { title: `b${i}` }).status).toBe(201);
   /** The titles of the books of a page, in the order answered. */
   const titles = (url: string) => {
