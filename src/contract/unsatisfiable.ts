@@ -110,8 +110,9 @@ function unmetBranches(
       };
     // oneOf wants exactly one: two branches that every value meets leave none that meets one alone.
     // With a discriminator the validator reads oneOf as anyOf (ajv-document.ts): several may match.
-    if (key === "oneOf" && (node.discriminator !== undefined || view(doc, node).discriminator !== undefined)) continue;
-    const within = typesOf(view(doc, node));
+    const merged = view(doc, node);
+    if (key === "oneOf" && (node.discriminator !== undefined || merged.discriminator !== undefined)) continue;
+    const within = typesOf(merged);
     const open = branches.flatMap((b, i) => (reasons[i] === undefined && acceptsAll(doc, b, within) ? [i] : []));
     if (key === "oneOf" && open.length >= 2)
       return {

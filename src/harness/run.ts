@@ -178,7 +178,7 @@ export async function runOrThrow(
       minCoverage: options.minCoverage,
       stopped: generated.stopped,
       targetStopped: watch.stoppedMessage(),
-      targetStoppedByTimeouts: watch.stopped?.how.startsWith("no answer") === true,
+      targetStoppedByTimeouts: watch.stopped?.by === "timeouts",
       contractNotes: contract.notes,
     });
     onEvent({ type: "run-finished", summary, results });

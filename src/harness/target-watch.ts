@@ -28,6 +28,8 @@ export interface TargetStopped {
   readonly after: string | undefined;
   /** Whether `during` is known: it was alone on the wire when the connection broke. */
   readonly certain: boolean;
+  /** How it stopped: no answer in time to requests in a row, or its connections broke. */
+  readonly by: "timeouts" | "connection";
   /** What the harness saw: `connection reset, then refused`. */
   readonly how: string;
   /** The other requests in flight when it stopped. */
@@ -68,7 +70,6 @@ export class TargetWatch {
   #stopped: TargetStopped | undefined;
   /** The request the target stopped during; its own failure is judged when that is known for sure. */
   #culprit: InFlight | undefined;
-  #certain = false;
   #lastAnswered: string | undefined;
   #order = 0;
   readonly #inFlight = new Set<InFlight>();
@@ -101,7 +102,7 @@ export class TargetWatch {
   stoppedMessage(): string | undefined {
     const s = this.#stopped;
     if (s === undefined) return undefined;
-    const timeouts = s.how.startsWith("no answer");
+    const timeouts = s.by === "timeouts";
     const where =
       s.during !== undefined
         ? timeouts
@@ -175,6 +176,7 @@ export class TargetWatch {
         during: this.#firstTimedOut,
         after: undefined,
         certain: false,
+        by: "timeouts",
         how: `no answer within ${this.timeoutMs} ms to ${this.#timeoutsInARow} requests in a row`,
         alsoInFlight: [],
       };
@@ -257,7 +259,7 @@ export class TargetWatch {
 
   /** A request whose connection broke, once the target has stopped: judged, named, or cut off. */
   #afterStop(entry: InFlight, result: ExchangeResult & { readonly ok: false }): Sent {
-    if (this.#culprit === entry && this.#certain) return result;
+    if (this.#culprit === entry && this.#stopped!.certain) return result;
     if (this.#culprit === entry)
       return {
         held: "stopped-here",
@@ -279,7 +281,6 @@ export class TargetWatch {
     const first = batch[0];
     const certain = first !== undefined && batch.length === 1 && !first.overlapped;
     this.#culprit = first;
-    this.#certain = certain;
     const then = gone.code === "ECONNREFUSED" ? "refused" : gone.message;
     const others = new Set(batch.filter((s) => s !== first).map((s) => s.label));
     others.delete(first?.label ?? "");
@@ -287,6 +288,7 @@ export class TargetWatch {
       during: first?.label,
       after: first === undefined ? this.#lastAnswered : undefined,
       certain,
+      by: "connection",
       how:
         first === undefined
           ? `connection ${then}`
