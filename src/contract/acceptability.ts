@@ -14,6 +14,7 @@ import { parseCookie, parseHeader, parsePath, parseQuery, splitQuery, type Query
 import type { ParsedParameter } from "./parameter-read.js";
 import { styleOfCompiled, type ParameterStyle } from "./parameter-style.js";
 import { NO_EXACT, parseJsonExact, type ExactNumbers } from "./exact-json.js";
+import { readsBackAsItself, writeJson } from "./exact-tree.js";
 import { mediaTypeLookup, parseMediaType } from "./media-type.js";
 import { describeViolation, type Violation } from "./violations.js";
 
@@ -39,6 +40,13 @@ export interface ResponseMessage {
   readonly status: number;
   readonly headers: HeaderFields;
   readonly body: Uint8Array;
+}
+
+/** An answer whose body is a value to be written as JSON (exact-tree's writeJson), not yet written. */
+export interface ResponseValue {
+  readonly status: number;
+  readonly headers: HeaderFields;
+  readonly value: unknown;
 }
 
 /** A request body already parsed (seed data): judged by its media type's schema, as a parsed body is. */
@@ -111,6 +119,7 @@ export type RequestReason = RequestRefusal["reason"];
 export type ResponseReason = ResponseRefusal["reason"];
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
+const utf8Encoder = new TextEncoder();
 const NO_BODY = Object.freeze<AcceptedRequest>({ ok: true, entry: undefined, value: undefined, exact: NO_EXACT });
 
 /**
@@ -171,6 +180,44 @@ export function checkRequestValue(operation: CompiledOperation, request: Request
  * The charset parameter is not judged here; the body's bytes are, as UTF-8.
  */
 export function checkResponse(operation: CompiledOperation, answer: ResponseMessage): CheckedResponse {
+  const found = responseReading(operation, answer);
+  if (!("reading" in found)) return found;
+  const { response, entry, reading, contentType } = found;
+  if (reading === "text") return { ...checkTextBody(entry, contentType, answer.body), response };
+  return { ...checkJsonBody(entry, answer.body), response };
+}
+
+/**
+ * Judges an answer whose body is a value the caller writes as JSON (exact-tree's writeJson): the
+ * same verdict as checkResponse on the text it writes, found without writing it where reading that
+ * text back gives the value itself (no exact number, no member left out: `readsBackAsItself`), as the
+ * mock engine's every answer is. A value that would not read back as itself is written and judged.
+ */
+export function checkResponseValue(operation: CompiledOperation, answer: ResponseValue): CheckedResponse {
+  const found = responseReading(operation, answer);
+  if (!("reading" in found)) return found;
+  const { response, entry, reading } = found;
+  if (reading === "json" && readsBackAsItself(answer.value)) return { ...checkValue(entry, answer.value, NO_EXACT), response };
+  const body = utf8Encoder.encode(writeJson(answer.value));
+  return checkResponse(operation, { status: answer.status, headers: answer.headers, body });
+}
+
+/**
+ * What an answer's body is judged by: its documented response and media type, and how its body is
+ * read; or the verdict where nothing of the body is to be read (an undocumented status or media
+ * type refused, no content documented, no schema).
+ */
+function responseReading(
+  operation: CompiledOperation,
+  answer: { readonly status: number; readonly headers: HeaderFields },
+):
+  | CheckedResponse
+  | {
+      readonly response: CompiledResponse;
+      readonly entry: MediaTypeEntry;
+      readonly reading: "json" | "text";
+      readonly contentType: string | undefined;
+    } {
   const response = operation.responseFor(answer.status);
   if (response === undefined) {
     return { ok: false, reason: "status", detail: `${answer.status} is not documented for this operation` };
@@ -187,8 +234,7 @@ export function checkResponse(operation: CompiledOperation, answer: ResponseMess
   }
   const reading = entry.hasSchema ? readingOf(entry, contentType) : undefined;
   if (reading === undefined) return { ok: true, response, entry, value: undefined, exact: NO_EXACT };
-  if (reading === "text") return { ...checkTextBody(entry, contentType, answer.body), response };
-  return { ...checkJsonBody(entry, answer.body), response };
+  return { response, entry, reading, contentType };
 }
 
 /**

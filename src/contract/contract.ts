@@ -247,7 +247,8 @@ export function documentResolver(document: unknown): (ref: string) => unknown {
   if (resolve === undefined) {
     const found = new Map<string, unknown>();
     resolve = (ref) => {
-      if (found.has(ref)) return found.get(ref);
+      const known = found.get(ref);
+      if (known !== undefined || found.has(ref)) return known;
       const value = ref.startsWith("#") ? locateRef(document, safeDecode(ref.slice(1)))?.value : undefined;
       found.set(ref, value);
       return value;

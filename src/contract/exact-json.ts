@@ -39,7 +39,7 @@ export type ParseResult =
 export const NO_EXACT: ExactNumbers = { get: () => undefined, size: 0, pointers: () => [] };
 
 /** Texts without a run of 16 digits or dots and without an exponent hold only faithful numbers. */
-const MAYBE_UNFAITHFUL = /[\d.]{16}|\d[eE]/;
+export const MAYBE_UNFAITHFUL = /[\d.]{16}|\d[eE]/;
 const JSON_NUMBER = /^-?(0|[1-9]\d*)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 
 /** 2^63, the first integer above int64, is a double exactly. */

@@ -1,7 +1,7 @@
 // The one exact-number tree of the kit: a parsed JSON value with its exact numbers put back
 // (integers beyond 2^53 as bigints, decimals no double holds as ExactLiteral), and its writer. The
 // engine stores and answers with it, the harness compares with it, certificates are hashed over it.
-import { parseJsonExact, type ExactNumbers } from "./exact-json.js";
+import { MAYBE_UNFAITHFUL, parseJsonExact, type ExactNumbers } from "./exact-json.js";
 import { unescapePointer } from "./json-pointer.js";
 
 /** A number kept as written: a decimal no double holds (an integer beyond 2^53 is a bigint instead). */
@@ -49,6 +49,31 @@ export function exactTree(value: unknown, exact: ExactNumbers): unknown {
 /** Sets a member or an item, a member named `__proto__` as a member. */
 function put(target: Json | unknown[], key: string | number, value: unknown): void {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/**
+ * Whether `parseJsonExact(writeJson(value))` reads back the value itself, with no exact number: only
+ * strings, booleans, null, plain objects and arrays of them, and numbers whose shortest text no reader
+ * takes for an exact literal (exact-json's MAYBE_UNFAITHFUL: no run of 16 digits or dots, no exponent).
+ * A bigint, an ExactLiteral, a member or item that is undefined, -0, a number past a double's range,
+ * an object of another prototype, or nesting past 64 levels: false (judge the written text instead).
+ */
+export function readsBackAsItself(value: unknown, depth = 0): boolean {
+  if (typeof value === "string" || typeof value === "boolean" || value === null) return true;
+  // Integers of at most 15 digits are written as themselves; others by their shortest text.
+  if (typeof value === "number")
+    return Number.isSafeInteger(value)
+      ? (value < 1e15 && value > -1e15 && !Object.is(value, -0))
+      : Number.isFinite(value) && !MAYBE_UNFAITHFUL.test(String(value));
+  if (typeof value !== "object" || depth > 64) return false;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (!readsBackAsItself(value[i], depth + 1)) return false;
+    return true;
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype) return false;
+  for (const k in value)
+    if (Object.hasOwn(value, k) && !readsBackAsItself((value as Json)[k], depth + 1)) return false;
+  return true;
 }
 
 /** JSON text of a stored value: bigints and ExactLiterals written as the numbers they are. */

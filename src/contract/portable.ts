@@ -21,6 +21,7 @@ export {
   checkRequest,
   checkRequestValue,
   checkResponse,
+  checkResponseValue,
   checkResponseHeaders,
   responseMediaTypeDetail,
 } from "./acceptability.js";
@@ -39,6 +40,7 @@ export type {
   RequestRefusal,
   RequestValue,
   ResponseMessage,
+  ResponseValue,
   ResponseReason,
   ResponseRefusal,
 } from "./acceptability.js";

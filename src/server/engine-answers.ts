@@ -6,6 +6,7 @@
 import type { CompiledOperation, CompiledResponse, Contract, MediaTypeEntry, Resolve } from "../contract/portable.js";
 import {
   checkResponse,
+  checkResponseValue,
   documentResolver,
   followRefs,
   locateRef,
@@ -149,8 +150,22 @@ function requiredHeaders(ctx: AnswerContext, response: CompiledResponse): Record
   return out;
 }
 
+/** An answer written as text, judged by the contract as the text it is. */
 function judged(op: CompiledOperation, answer: WireResponse): boolean {
   return checkResponse(op, { status: answer.status, headers: answer.headers, body: encoder.encode(answer.body) }).ok;
+}
+
+/**
+ * An answer whose body is `value` written as JSON, judged by the contract as that text would be,
+ * by value where writing and reading it back could not change it (checkResponseValue).
+ */
+function judgedValue(
+  op: CompiledOperation,
+  status: number,
+  headers: Readonly<Record<string, string>>,
+  value: unknown,
+): boolean {
+  return checkResponseValue(op, { status, headers, value }).ok;
 }
 
 /**
@@ -192,20 +207,15 @@ export function documentedAnswer(
   const schema = schemaOf(ctx, entry);
   const contentType = entry.mediaType.includes("*") ? "application/json" : entry.mediaType;
   const json = /json/i.test(contentType);
-  const write = (v: unknown): WireResponse => ({
+  const answerHeaders = { ...base, "content-type": contentType };
+  const written = (v: unknown): WireResponse => ({
     status,
-    headers: { ...base, "content-type": contentType },
-    body: json ? writeJson(v) : typeof v === "string" ? v : writeJson(v),
+    headers: answerHeaders,
+    body: json || typeof v !== "string" ? writeJson(v) : v,
   });
-  // The last answer judged, so the one sent is not written twice.
-  const last: { value?: unknown; answer?: WireResponse } = {};
-  const accepts = (v: unknown): boolean => {
-    last.value = v;
-    last.answer = write(v);
-    return judged(op, last.answer);
-  };
-  const written = (v: unknown): WireResponse =>
-    last.answer !== undefined && last.value === v ? last.answer : write(v);
+  // A JSON answer is judged by value before it is written (once, the one sent); another as its text.
+  const accepts = (v: unknown): boolean =>
+    json ? judgedValue(op, status, answerHeaders, v) : judged(op, written(v));
   const example = exampleOf(ctx, entry, exampleName);
   const stored = value === undefined ? undefined : project(value, schema, ctx.resolve);
   if (stored !== undefined) {
@@ -332,15 +342,12 @@ export function errorFor(
   ];
   for (const shape of shapes) {
     const body = errorBody(ctx, shape, { status: kit.status, code, text }, extra);
-    const withShape = { status: kit.status, headers: answerHeaders, body: writeJson(body) };
-    if (judged(op, withShape)) return withShape;
+    if (judgedValue(op, kit.status, answerHeaders, body))
+      return { status: kit.status, headers: answerHeaders, body: writeJson(body) };
   }
-  const withShape = { status: kit.status, headers: answerHeaders, body: "" };
   const example = exampleOf(ctx, entry);
-  if (example !== undefined) {
-    const shown = { ...withShape, body: writeJson(example.value) };
-    if (judged(op, shown)) return shown;
-  }
+  if (example !== undefined && judgedValue(op, kit.status, answerHeaders, example.value))
+    return { status: kit.status, headers: answerHeaders, body: writeJson(example.value) };
   // No documented shape could be made: under a status chosen for its documented meaning, the table's
   // own status and body instead (an undocumented status is judged by no schema).
   return more.status === undefined && kit.status !== ERROR_ANSWERS[code].status ? errorAnswer(code, detail, more) : kit;

@@ -8,6 +8,7 @@ import type {
   AcceptedRequest,
   CompiledOperation,
   Contract,
+  MediaTypeEntry,
   Resource,
   ResourceModel,
   Role,
@@ -396,6 +397,8 @@ function routeUnder(ctx: Ctx, method: string, path: string): { found: ReturnType
 }
 
 function decodedPath(op: CompiledOperation, path: string): Record<string, string> {
+  // A path without parameters (`/plants`) has none to decode.
+  if (!op.pathTemplate.includes("{")) return {};
   const raw = op.matchRawPath(path) ?? {};
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(raw)) {
@@ -467,6 +470,7 @@ function parentsOf(ctx: Ctx, resource: Resource): readonly Resource[] {
 /** An item placed where the answers keep it: itself, or inside its envelope (`{"data": item}`). */
 function placed(resource: Resource, item: unknown): unknown {
   const at = resource.id?.at ?? "";
+  if (at === "") return item;
   return at
     .split("/")
     .slice(1)
@@ -592,8 +596,8 @@ interface RequestItem {
 
 function requestItem(ctx: Ctx, call: Call): RequestItem {
   const body = exactTree(call.accepted.value, call.accepted.exact);
-  const entry = call.op.requestMediaType(call.contentType ?? "application/json");
-  const schema = entry?.hasSchema === true ? ctx.answers.resolve(`#${entry.pointer}/schema`) : undefined;
+  const entry = call.accepted.entry ?? call.op.requestMediaType(call.contentType ?? "application/json");
+  const schema = entry?.hasSchema === true ? entrySchema(ctx, entry) : undefined;
   const at = call.resource.id?.at ?? "";
   const name = unescapePointer(at.slice(1));
   const inner =
@@ -601,6 +605,13 @@ function requestItem(ctx: Ctx, call: Call): RequestItem {
   if (inner === undefined || name.includes("/") || typeof body !== "object" || body === null || !(name in body))
     return { body, schema };
   return { body: (body as Json)[name], schema: inner };
+}
+
+/** Each request media type's schema, found once. */
+const entrySchemas = new WeakMap<MediaTypeEntry, unknown>();
+function entrySchema(ctx: Ctx, entry: MediaTypeEntry): unknown {
+  if (!entrySchemas.has(entry)) entrySchemas.set(entry, ctx.answers.resolve(`#${entry.pointer}/schema`));
+  return entrySchemas.get(entry);
 }
 
 /** The schema of the item in the create's answer, where the model found the id. */
