@@ -78,6 +78,12 @@ export function readsBackAsItself(value: unknown, depth = 0): boolean {
 
 /** JSON text of a stored value: bigints and ExactLiterals written as the numbers they are. */
 export function writeJson(value: unknown): string {
+  // Without exact numbers, the text JSON.stringify writes is this one's, written natively.
+  if (typeof value === "object" && value !== null && readsBackAsItself(value)) return JSON.stringify(value);
+  return writeExact(value);
+}
+
+function writeExact(value: unknown): string {
   if (typeof value === "string") return JSON.stringify(value);
   if (typeof value === "bigint") return value.toString();
   if (typeof value !== "object" || value === null) return JSON.stringify(value);
@@ -87,7 +93,7 @@ export function writeJson(value: unknown): string {
     let out = "[";
     for (let i = 0; i < value.length; i++) {
       const v: unknown = value[i];
-      out += `${i === 0 ? "" : ","}${v === undefined ? "null" : writeJson(v)}`;
+      out += `${i === 0 ? "" : ","}${v === undefined ? "null" : writeExact(v)}`;
     }
     return `${out}]`;
   }
@@ -96,7 +102,7 @@ export function writeJson(value: unknown): string {
   for (const k of Object.keys(value)) {
     const v = (value as Json)[k];
     if (v === undefined) continue;
-    out += `${first ? "" : ","}${JSON.stringify(k)}:${writeJson(v)}`;
+    out += `${first ? "" : ","}${JSON.stringify(k)}:${writeExact(v)}`;
     first = false;
   }
   return `${out}}`;

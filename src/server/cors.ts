@@ -94,6 +94,7 @@ export function preflightAnswer(
   path: string,
   headers: Headers,
 ): WireResponse | undefined {
+  if (method !== "OPTIONS") return undefined;
   const origin = first(headers.origin);
   if (!isPreflight(method, origin, first(headers["access-control-request-method"]))) return undefined;
   const cors = corsHeaders(policy, origin);

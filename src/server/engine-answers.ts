@@ -44,9 +44,12 @@ export function answerContext(contract: Contract): AnswerContext {
 
 const encoder = new TextEncoder();
 
+/** The success statuses' keys in `responses`, made once rather than on every answer. */
+const STATUS_KEYS: Readonly<Record<number, string>> = { 200: "200", 201: "201", 204: "204" };
+
 /** The documented success status for what the operation did: 201 for a create, 204 for a delete, where documented. */
 export function successStatus(op: CompiledOperation, preferred: readonly number[] = [200]): number {
-  for (const s of preferred) if (op.responses.has(String(s))) return s;
+  for (const s of preferred) if (op.responses.has(STATUS_KEYS[s] ?? String(s))) return s;
   const codes = [...op.responses.keys()]
     .filter((k) => /^[23]\d\d$/.test(k))
     .map(Number)
@@ -56,9 +59,18 @@ export function successStatus(op: CompiledOperation, preferred: readonly number[
   return preferred[0] ?? 200;
 }
 
+/** Each response's answering entry, found once (null: no content). */
+const entries = new WeakMap<CompiledResponse, MediaTypeEntry | null>();
+
 /** The JSON entry of a response (application/json first), else its first entry; undefined without content. */
 function entryOf(response: CompiledResponse | undefined): MediaTypeEntry | undefined {
   if (response === undefined) return undefined;
+  let entry = entries.get(response);
+  if (entry === undefined) entries.set(response, (entry = findEntry(response) ?? null));
+  return entry ?? undefined;
+}
+
+function findEntry(response: CompiledResponse): MediaTypeEntry | undefined {
   const entries = [...response.content.values()];
   return (
     entries.find((e) => e.mediaType.toLowerCase() === "application/json") ??

@@ -204,7 +204,10 @@ export function createEngine(contract: Contract, options: EngineOptions): Engine
 
 /** The documented success status of a role: 201 for a create, 204 for a delete, where documented. */
 const roleStatus = (op: CompiledOperation, role: Role | undefined): number =>
-  successStatus(op, role === "create" ? [201, 200] : role === "delete" ? [204, 200] : [200]);
+  successStatus(op, role === "create" ? CREATED : role === "delete" ? DELETED : OK);
+const CREATED = [201, 200];
+const DELETED = [204, 200];
+const OK = [200];
 
 /**
  * How an operation is served, for the start-up report: its role, or why it answers from examples;
@@ -282,6 +285,8 @@ function preferred(
  * inside strings do not count); stops at the first level past the limit.
  */
 export function nestedDeeperThan(body: Uint8Array, limit: number): boolean {
+  // Each level opens with a byte of its own: a body no longer than the limit cannot pass it.
+  if (body.length <= limit) return false;
   let depth = 0;
   let inString = false;
   for (let i = 0; i < body.length; i++) {
@@ -572,17 +577,31 @@ function stored(ctx: Ctx, call: Call, sent: RequestItem = requestItem(ctx, call)
   const value = schema === undefined ? body : project(body, schema, ctx.answers.resolve);
   const item: Json = typeof value === "object" && value !== null && !Array.isArray(value) ? { ...(value as Json) } : {};
   if (schema === undefined) return item;
-  const { properties, readOnly } = propertiesOf(schema, ctx.answers.resolve);
+  const { readOnly } = propertiesOf(schema, ctx.answers.resolve);
   // A readOnly property is the server's to set (OpenAPI Schema Object): a value a client sends is not kept.
   for (const name of readOnly) delete item[name];
   // A default is what the server assumes for a property left out (Schema Object `default`): stored, so
   // that it reads back as the value the item has.
-  for (const [name, property] of properties) {
-    if (name in item || readOnly.has(name)) continue;
-    const fallback = (followRefs(property, ctx.answers.resolve) as Json | undefined)?.default;
-    if (fallback !== undefined) item[name] = JSON.parse(JSON.stringify(fallback)) as unknown;
-  }
+  for (const [name, fallback] of defaultsOf(ctx, schema))
+    if (!(name in item)) item[name] = JSON.parse(JSON.stringify(fallback)) as unknown;
   return item;
+}
+
+/** Each request schema's properties with a default (readOnly ones left out), found once. */
+const defaults = new WeakMap<object, readonly (readonly [string, unknown])[]>();
+function defaultsOf(ctx: Ctx, schema: unknown): readonly (readonly [string, unknown])[] {
+  if (typeof schema !== "object" || schema === null) return [];
+  let found = defaults.get(schema);
+  if (found === undefined) {
+    const { properties, readOnly } = propertiesOf(schema, ctx.answers.resolve);
+    const list: (readonly [string, unknown])[] = [];
+    for (const [name, property] of properties) {
+      const fallback = (followRefs(property, ctx.answers.resolve) as Json | undefined)?.default;
+      if (fallback !== undefined && !readOnly.has(name)) list.push([name, fallback]);
+    }
+    defaults.set(schema, (found = list));
+  }
+  return found;
 }
 
 /**
@@ -776,7 +795,7 @@ function itemUrl(call: Call, key: string): string {
  * holds (an enum or const); undefined for any other request.
  */
 function foreignType(ctx: Ctx, call: Call, item: Json): WireResponse | undefined {
-  if (!/vnd\.api\+json/i.test(call.contentType ?? "") || typeof item.type !== "string") return undefined;
+  if (typeof item.type !== "string" || !/vnd\.api\+json/i.test(call.contentType ?? "")) return undefined;
   const type = (followRefs(itemProperties(ctx, call.resource).properties.get("type"), ctx.answers.resolve) ??
     {}) as Json;
   const allowed = Array.isArray(type.enum) ? type.enum : type.const === undefined ? undefined : [type.const];
