@@ -47,6 +47,24 @@ describe("logBatch", () => {
     expect(calls.flatMap((c) => c.split("\n"))).toEqual(Array.from({ length: 600 }, (_, i) => String(i)));
   });
 
+  it("keeps every character and the order of lines of any length (a path in any script, a line past the buffer)", () => {
+    const calls: string[] = [];
+    const batch = logBatch((text) => calls.push(text));
+    const lines = [
+      "GET /plantes/fougère 200 0.1ms",
+      "GET /植物 404 0.2ms",
+      "GET /🌿 404 0.1ms",
+      `GET /${"x".repeat(30_000)} 404 0.3ms`,
+      "after the long one",
+      ...Array.from({ length: 300 }, (_, i) => `${"é".repeat(200)} ${i}`),
+    ];
+    for (const line of lines) batch.line(line);
+    batch.close();
+    expect(calls.flatMap((c) => c.split("\n"))).toEqual(lines);
+    // The long line went out on its own, after the lines before it.
+    expect(calls[1]).toBe(lines[3]);
+  });
+
   it("watches the process's exit from its first line until it is closed", () => {
     const before = process.listenerCount("exit");
     const batch = logBatch(() => undefined);

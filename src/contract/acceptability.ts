@@ -197,7 +197,8 @@ export function checkResponseValue(operation: CompiledOperation, answer: Respons
   const found = responseReading(operation, answer);
   if (!("reading" in found)) return found;
   const { response, entry, reading } = found;
-  if (reading === "json" && readsBackAsItself(answer.value)) return { ...checkValue(entry, answer.value, NO_EXACT), response };
+  if (reading === "json" && readsBackAsItself(answer.value))
+    return { ...checkValue(entry, answer.value, NO_EXACT), response };
   const body = utf8Encoder.encode(writeJson(answer.value));
   return checkResponse(operation, { status: answer.status, headers: answer.headers, body });
 }

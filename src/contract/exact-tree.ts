@@ -63,7 +63,7 @@ export function readsBackAsItself(value: unknown, depth = 0): boolean {
   // Integers of at most 15 digits are written as themselves; others by their shortest text.
   if (typeof value === "number")
     return Number.isSafeInteger(value)
-      ? (value < 1e15 && value > -1e15 && !Object.is(value, -0))
+      ? value < 1e15 && value > -1e15 && !Object.is(value, -0)
       : Number.isFinite(value) && !MAYBE_UNFAITHFUL.test(String(value));
   if (typeof value !== "object" || depth > 64) return false;
   if (Array.isArray(value)) {
@@ -71,8 +71,7 @@ export function readsBackAsItself(value: unknown, depth = 0): boolean {
     return true;
   }
   if (Object.getPrototypeOf(value) !== Object.prototype) return false;
-  for (const k in value)
-    if (Object.hasOwn(value, k) && !readsBackAsItself((value as Json)[k], depth + 1)) return false;
+  for (const k in value) if (Object.hasOwn(value, k) && !readsBackAsItself((value as Json)[k], depth + 1)) return false;
   return true;
 }
 

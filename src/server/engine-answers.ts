@@ -226,8 +226,7 @@ export function documentedAnswer(
     body: json || typeof v !== "string" ? writeJson(v) : v,
   });
   // A JSON answer is judged by value before it is written (once, the one sent); another as its text.
-  const accepts = (v: unknown): boolean =>
-    json ? judgedValue(op, status, answerHeaders, v) : judged(op, written(v));
+  const accepts = (v: unknown): boolean => (json ? judgedValue(op, status, answerHeaders, v) : judged(op, written(v)));
   const example = exampleOf(ctx, entry, exampleName);
   const stored = value === undefined ? undefined : project(value, schema, ctx.resolve);
   if (stored !== undefined) {
