@@ -1,6 +1,8 @@
 /** What a command may touch of its process: injected so tests can run commands in-process. */
 export interface Io {
   readonly out: (line: string) => void;
+  /** Writes bytes to the output as they are (a batch of log lines, each ended by its newline). */
+  readonly outBytes?: (bytes: Uint8Array) => void;
   readonly err: (line: string) => void;
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Resolves on the first SIGINT or SIGTERM. */
@@ -23,6 +25,7 @@ export function processIo(): Io {
   });
   return {
     out: (line) => void (closed.out || process.stdout.write(line + "\n")),
+    outBytes: (bytes) => void (closed.out || process.stdout.write(bytes)),
     err: (line) => void (closed.err || process.stderr.write(line + "\n")),
     env: process.env,
     // Listeners go in only for the commands that wait on a signal; for the others Ctrl-C keeps its

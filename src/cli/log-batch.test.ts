@@ -5,7 +5,7 @@ import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { KIT_ROOT } from "../paths.js";
-import { FLUSH_MS, logBatch } from "./log-batch.js";
+import { FLUSH_MS, logBatch, MAX_LINES } from "./log-batch.js";
 
 // A timer set after the batch's fires after it: waiting FLUSH_MS * 2 sees the batch written.
 const afterBatch = (): Promise<void> => sleep(FLUSH_MS * 2);
@@ -38,13 +38,30 @@ describe("logBatch", () => {
     batch.close();
   });
 
-  it("never holds more than 256 lines, however busy the server", () => {
+  it(`never holds more than ${MAX_LINES} lines, however busy the server`, () => {
     const calls: string[] = [];
     const batch = logBatch((text) => calls.push(text));
-    for (let i = 0; i < 600; i++) batch.line(String(i));
-    expect(calls.map((c) => c.split("\n").length)).toEqual([256, 256]);
+    const count = MAX_LINES * 2 + 88;
+    for (let i = 0; i < count; i++) batch.line(String(i));
+    expect(calls.map((c) => c.split("\n").length)).toEqual([MAX_LINES, MAX_LINES]);
     batch.close();
-    expect(calls.flatMap((c) => c.split("\n"))).toEqual(Array.from({ length: 600 }, (_, i) => String(i)));
+    expect(calls.flatMap((c) => c.split("\n"))).toEqual(Array.from({ length: count }, (_, i) => String(i)));
+  });
+
+  it("gives the output bytes where it takes them: the same lines, each ended by a newline", () => {
+    const texts: string[] = [];
+    const chunks: string[] = [];
+    const batch = logBatch(
+      (text) => texts.push(text),
+      (bytes) => chunks.push(new TextDecoder().decode(bytes)),
+    );
+    batch.line("GET /plantes/fougère 200 0.1ms");
+    batch.line(`GET /${"x".repeat(50_000)} 404 0.3ms`);
+    batch.line("after");
+    batch.close();
+    expect(chunks).toEqual(["GET /plantes/fougère 200 0.1ms\n", "after\n"]);
+    // A line longer than the batch's room goes out on its own, as text, in its place.
+    expect(texts).toEqual([`GET /${"x".repeat(50_000)} 404 0.3ms`]);
   });
 
   it("keeps every character and the order of lines of any length (a path in any script, a line past the buffer)", () => {
@@ -54,7 +71,7 @@ describe("logBatch", () => {
       "GET /plantes/fougère 200 0.1ms",
       "GET /植物 404 0.2ms",
       "GET /🌿 404 0.1ms",
-      `GET /${"x".repeat(30_000)} 404 0.3ms`,
+      `GET /${"x".repeat(50_000)} 404 0.3ms`,
       "after the long one",
       ...Array.from({ length: 300 }, (_, i) => `${"é".repeat(200)} ${i}`),
     ];

@@ -253,7 +253,7 @@ async function serveSpec(spec: string, values: ServeValues, io: Io): Promise<num
  */
 function requestLog(io: Io, quiet: boolean): { io: Io; log: ((line: string) => void) | undefined; close(): void } {
   if (quiet) return { io, log: undefined, close: () => undefined };
-  const batch = logBatch(io.out);
+  const batch = logBatch(io.out, io.outBytes);
   const out = (line: string): void => {
     batch.flush();
     io.out(line);
