@@ -122,7 +122,7 @@ function schemaOf(ctx: AnswerContext, entry: MediaTypeEntry): unknown {
  * same place where it has one (the document's own words), else with a plain value.
  */
 export function complete(value: unknown, schema: unknown, resolve: Resolve, example?: unknown, depth = 0): unknown {
-  if (typeof value !== "object" || value === null || depth > 12) return value;
+  if (typeof value !== "object" || value === null || value instanceof ExactLiteral || depth > 12) return value;
   // A list's items each completed by the items' schema (and the example's first item).
   if (Array.isArray(value)) {
     const items = (followRefs(schema, resolve) as Json | undefined)?.items;
@@ -131,11 +131,16 @@ export function complete(value: unknown, schema: unknown, resolve: Resolve, exam
   }
   const { properties, required } = propertiesOf(followRefs(schema, resolve), resolve);
   const shown = typeof example === "object" && example !== null && !Array.isArray(example) ? (example as Json) : {};
-  const out: Json = { ...(value as Json) };
+  // Copied only where something is filled: an item that lacks nothing is answered as it is.
+  let out: Json | undefined;
   for (const [name, sub] of properties)
-    if (name in out) out[name] = complete(out[name], sub, resolve, shown[name], depth + 1);
-    else if (required.has(name)) out[name] = name in shown ? shown[name] : plainValue(sub, resolve);
-  return out;
+    if (name in value) {
+      const v = (value as Json)[name];
+      const filled = complete(v, sub, resolve, shown[name], depth + 1);
+      if (filled !== v) (out ??= { ...(value as Json) })[name] = filled;
+    } else if (required.has(name))
+      (out ??= { ...(value as Json) })[name] = name in shown ? shown[name] : plainValue(sub, resolve);
+  return out ?? value;
 }
 
 /** Each response's required headers with their plain values, made once. */
@@ -208,18 +213,17 @@ export function documentedAnswer(
   op: CompiledOperation,
   status: number,
   value: unknown,
-  headers: Readonly<Record<string, string>> = {},
+  headers: Readonly<Record<string, string>> = NO_HEADERS,
   exampleName?: string,
 ): WireResponse {
   const response = op.responseFor(status);
-  const entry = entryOf(response);
-  const base = { ...documentedHeaders(ctx, response), ...headers };
+  const plan = response === undefined ? NO_PLAN : planOf(ctx, response);
+  const more = hasAny(headers);
   // 204 and 304 carry no content, whatever the document says (RFC 9110 sections 15.3.5, 15.4.5).
-  if (entry === undefined || status === 204 || status === 304) return { status, headers: base, body: "" };
-  const schema = schemaOf(ctx, entry);
-  const contentType = entry.mediaType.includes("*") ? "application/json" : entry.mediaType;
-  const json = /json/i.test(contentType);
-  const answerHeaders = { ...base, "content-type": contentType };
+  if (plan.entry === undefined || status === 204 || status === 304)
+    return { status, headers: more ? { ...plan.documented, ...headers } : plan.documented, body: "" };
+  const { entry, schema, json } = plan;
+  const answerHeaders = more ? { ...plan.documented, ...headers, "content-type": plan.contentType } : plan.headers;
   const written = (v: unknown): WireResponse => ({
     status,
     headers: answerHeaders,
@@ -231,14 +235,12 @@ export function documentedAnswer(
   const stored = value === undefined ? undefined : project(value, schema, ctx.resolve);
   if (stored !== undefined) {
     // The item whole, what it lacks from the example, then plainly: the example may break its schema.
-    const whole = [
-      ...(example === undefined ? [] : [() => complete(stored, schema, ctx.resolve, example.value)]),
-      () => complete(stored, schema, ctx.resolve),
-    ];
-    for (const make of whole) {
-      const v = make();
+    if (example !== undefined) {
+      const v = complete(stored, schema, ctx.resolve, example.value);
       if (accepts(v)) return written(v);
     }
+    const v = complete(stored, schema, ctx.resolve);
+    if (accepts(v)) return written(v);
   }
   // Else an answer the contract accepts (the example, else a plain value), with as much of the item
   // laid over it as keeps it accepted: the item's id and values wherever the schema takes them.
@@ -254,6 +256,57 @@ export function documentedAnswer(
       return written(stored === undefined ? base : laidOver(base, stored, accepts, schema, ctx.resolve));
   }
   throw new Unanswerable(op.operationId, status, unmade(ctx, `${entry.pointer}/schema`));
+}
+
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+
+/** Whether an object has a member of its own. */
+function hasAny(o: object): boolean {
+  for (const k in o) if (Object.hasOwn(o, k)) return true;
+  return false;
+}
+
+/**
+ * How a documented response is answered, found once: its entry (JSON first) and schema, the
+ * Content-Type written, whether the body is written as JSON, its required headers with their plain
+ * values, and those with the Content-Type. The header objects are shared by every answer: frozen.
+ */
+interface AnswerPlan {
+  readonly entry: MediaTypeEntry | undefined;
+  readonly schema: unknown;
+  readonly contentType: string;
+  readonly json: boolean;
+  readonly documented: Readonly<Record<string, string>>;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+const NO_PLAN: AnswerPlan = {
+  entry: undefined,
+  schema: undefined,
+  contentType: "application/json",
+  json: true,
+  documented: NO_HEADERS,
+  headers: NO_HEADERS,
+};
+const plans = new WeakMap<CompiledResponse, AnswerPlan>();
+
+function planOf(ctx: AnswerContext, response: CompiledResponse): AnswerPlan {
+  let plan = plans.get(response);
+  if (plan === undefined) {
+    const entry = entryOf(response);
+    const documented = Object.freeze({ ...documentedHeaders(ctx, response) });
+    const contentType = entry === undefined || entry.mediaType.includes("*") ? "application/json" : entry.mediaType;
+    plan = {
+      entry,
+      schema: entry === undefined ? undefined : schemaOf(ctx, entry),
+      contentType,
+      json: /json/i.test(contentType),
+      documented,
+      headers: Object.freeze({ ...documented, "content-type": contentType }),
+    };
+    plans.set(response, plan);
+  }
+  return plan;
 }
 
 /** Why no value was made for a schema: the rule no value can keep where the contract finds one, else that none was found. */

@@ -575,7 +575,13 @@ function anItem(resource: Resource): string {
 function stored(ctx: Ctx, call: Call, sent: RequestItem = requestItem(ctx, call)): Json {
   const { body, schema } = sent;
   const value = schema === undefined ? body : project(body, schema, ctx.answers.resolve);
-  const item: Json = typeof value === "object" && value !== null && !Array.isArray(value) ? { ...(value as Json) } : {};
+  // The item is the store's own: the projection made it, else a copy of what was sent.
+  const item: Json =
+    typeof value !== "object" || value === null || Array.isArray(value)
+      ? {}
+      : value !== body
+        ? (value as Json)
+        : { ...(value as Json) };
   if (schema === undefined) return item;
   const { readOnly } = propertiesOf(schema, ctx.answers.resolve);
   // A readOnly property is the server's to set (OpenAPI Schema Object): a value a client sends is not kept.

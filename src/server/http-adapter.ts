@@ -186,7 +186,8 @@ function requestListener(
         method: req.method ?? "GET",
         url: req.url ?? "/",
         headers: req.headers,
-        body: Buffer.concat(chunks, size),
+        // One chunk (a small body) is the body itself: no copy.
+        body: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size),
       });
       send(req, res, started, answer);
     });
