@@ -397,3 +397,36 @@ describe("a refusal for missing credentials", () => {
     );
   });
 });
+
+describe("exact numbers in an answer", () => {
+  it("a decimal no double holds, inside a nested object, is answered as it was sent (the object kept)", () => {
+    const thing = {
+      type: "object",
+      required: ["id"],
+      properties: {
+        id: { type: "integer", format: "int64" },
+        meta: { type: "object", properties: { weight: { type: "number" } } },
+      },
+    };
+    const { engine } = engineOf({
+      "/things": {
+        post: {
+          operationId: "make",
+          requestBody: { required: true, ...json(thing) },
+          responses: { "201": { description: "made", ...json(thing) } },
+        },
+      },
+    });
+    const sent = '{"id":9007199254740993,"meta":{"weight":1.00000000000000000001}}';
+    const answer = engine.handle({
+      method: "POST",
+      url: "/things",
+      headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+      body: new TextEncoder().encode(sent),
+    });
+    expect(answer.status).toBe(201);
+    // Before, completing the answer copied the exact decimal into a plain object, which its schema
+    // refused, so the answer fell back to one without `meta`.
+    expect(answer.body).toBe(sent);
+  });
+});
