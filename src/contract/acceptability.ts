@@ -183,8 +183,17 @@ export function checkResponse(operation: CompiledOperation, answer: ResponseMess
   const found = responseReading(operation, answer);
   if (!("reading" in found)) return found;
   const { response, entry, reading, contentType } = found;
-  if (reading === "text") return { ...checkTextBody(entry, contentType, answer.body), response };
-  return { ...checkJsonBody(entry, answer.body), response };
+  if (reading === "text") return withResponse(checkTextBody(entry, contentType, answer.body), response);
+  return withResponse(checkJsonBody(entry, answer.body), response);
+}
+
+/**
+ * A body's verdict with the response it was judged under. An acceptance is built member by member:
+ * V8 copies a spread of it ten times slower than the whole judgement of a small answer takes.
+ */
+function withResponse(checked: AcceptedRequest | BodyRefusal, response: CompiledResponse): CheckedResponse {
+  if (checked.ok) return { ok: true, entry: checked.entry, value: checked.value, exact: checked.exact, response };
+  return { ...checked, response };
 }
 
 /**
@@ -198,7 +207,7 @@ export function checkResponseValue(operation: CompiledOperation, answer: Respons
   if (!("reading" in found)) return found;
   const { response, entry, reading } = found;
   if (reading === "json" && readsBackAsItself(answer.value))
-    return { ...checkValue(entry, answer.value, NO_EXACT), response };
+    return withResponse(checkValue(entry, answer.value, NO_EXACT), response);
   const body = utf8Encoder.encode(writeJson(answer.value));
   return checkResponse(operation, { status: answer.status, headers: answer.headers, body });
 }
