@@ -172,7 +172,12 @@ export function createEngine(contract: Contract, options: EngineOptions): Engine
       onFailure,
       ctx,
     );
-    return cors === undefined ? answer : { ...answer, headers: { ...answer.headers, ...cors } };
+    if (cors === undefined) return answer;
+    // Member by member: V8 copies a spread of a header object slower than the answer is made.
+    const headers: Record<string, string> = Object.create(null) as Record<string, string>;
+    for (const k in answer.headers) headers[k] = answer.headers[k] as string;
+    for (const k in cors) headers[k] = cors[k as keyof typeof cors] as string;
+    return { status: answer.status, headers, body: answer.body };
   };
   // Made when first read (the start-up report): probing every answer compiles every validator.
   let served: readonly ServedOperation[] | undefined;
