@@ -58,3 +58,45 @@ describe("the harness's HTTP client", () => {
     expect(requests).toBe(2);
   });
 });
+
+describe("the deadline of one exchange", () => {
+  it("cuts an answer that never ends, before its head and after it, as a timeout (the hang guard)", async () => {
+    let mode: "silent" | "trickle" = "silent";
+    target = await rawUpstream((s: Socket) => {
+      // Silent: the request is read and never answered. Trickle: a head, then a byte of body every
+      // 50 ms, never silent long enough for undici's own timeouts: only the exchange's deadline ends it.
+      if (mode !== "trickle") return;
+      s.write("HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n");
+      const drip = setInterval(() => s.write(" "), 50);
+      s.on("close", () => clearInterval(drip));
+    });
+    client = createHttpClient({ timeoutMs: 300, maxResponseBytes: 65_536 });
+    const silent = await client.exchange(new URL(target.url), get);
+    mode = "trickle";
+    const trickle = await client.exchange(new URL(target.url), get);
+    for (const result of [silent, trickle]) {
+      expect(result.ok).toBe(false);
+      if (!result.ok)
+        expect([result.failure.kind, result.failure.message]).toEqual([
+          "timeout",
+          expect.stringMatching(/within 300 ms/),
+        ]);
+    }
+    expect(!trickle.ok && trickle.answerBegun).toBe(true);
+  });
+
+  it("tells each listener once, and none it no longer holds", async () => {
+    const { Deadline } = await import("./http-client.js");
+    const deadline = new Deadline();
+    const told: string[] = [];
+    const gone = (): void => void told.push("gone");
+    deadline
+      .once("abort", () => told.push("a"))
+      .on("abort", gone)
+      .on("abort", () => told.push("b"));
+    deadline.removeListener("abort", gone);
+    deadline.abort();
+    deadline.abort();
+    expect([deadline.aborted, told]).toEqual([true, ["a", "b"]]);
+  });
+});
