@@ -65,20 +65,26 @@ export function substituteValues(value: unknown, sources: ValueSources): unknown
   if (Array.isArray(value)) return value.map((v) => substituteValues(v, sources));
   if (typeof value !== "object" || value === null) return value;
   const o = value as Record<string, unknown>;
-  if (typeof o.$fresh === "string" && Object.keys(o).every((k) => k === "$fresh" || k === "kind")) {
+  if (typeof o.$fresh === "string" && onlyKeys(o, FRESH_KEYS))
     return sources.freshOf(o.$fresh, typeof o.kind === "string" ? o.kind : "int64");
-  }
-  if (typeof o.$from === "string" && Object.keys(o).every((k) => ["$from", "step", "otherwise"].includes(k))) {
+  if (typeof o.$from === "string" && onlyKeys(o, FROM_KEYS))
     return sources.fromOf(o.$from, typeof o.step === "number" ? o.step : undefined, o.otherwise);
-  }
-  // defineProperty, so that a "__proto__" key in a fixture stays plain data.
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(o))
-    Object.defineProperty(out, k, {
-      value: substituteValues(v, sources),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+  for (const k of Object.keys(o)) {
+    const v = substituteValues(o[k], sources);
+    // defineProperty, so that a "__proto__" key in a fixture stays plain data.
+    if (k === "__proto__")
+      Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+    else out[k] = v;
+  }
   return out;
+}
+
+const FRESH_KEYS: ReadonlySet<string> = new Set(["$fresh", "kind"]);
+const FROM_KEYS: ReadonlySet<string> = new Set(["$from", "step", "otherwise"]);
+
+/** Whether every own key of an object is one of `keys`. */
+function onlyKeys(o: object, keys: ReadonlySet<string>): boolean {
+  for (const k of Object.keys(o)) if (!keys.has(k)) return false;
+  return true;
 }
