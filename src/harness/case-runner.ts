@@ -108,10 +108,17 @@ export function createCaseRunner(ctx: CaseContext): CaseRunner {
         break;
       }
       const expect = repeatedExpectation(stepExpectation(fixture, s, operation, prepared), prepared, result.repeated);
-      const context = { operation, specSource: ctx.specSource, expect, result, redact: ctx.redact };
       const own = hooks?.judgeStep?.({ index: s, operation, prepared, result }) ?? [];
+      const context = {
+        operation,
+        specSource: ctx.specSource,
+        expect,
+        result,
+        redact: ctx.redact,
+        earlierStatuses: statuses,
+      };
       const findings = [
-        ...judge({ ...context, earlierStatuses: statuses }, ctx.checkFilter),
+        ...judge(context, ctx.checkFilter),
         ...own.filter((f) => ctx.checkFilter === undefined || ctx.checkFilter(f.check)),
       ].map((f) => ctx.classify(fixture.id, redactFinding(f, ctx.redact)));
       statuses.push(result.ok ? result.response.status : undefined);
@@ -212,22 +219,21 @@ function stepResult(
   // Masking and previewing every passing step's headers and bodies was a third of the harness's own
   // time per exchange; they are evidence, so they are made where there is something to show.
   const evidence = failed || keepAll || ctx.evidence === "all";
-  const credentials = {
-    ...(prepared.credentials === undefined ? {} : { credentials: prepared.credentials }),
-    ...(prepared.present === undefined || prepared.present.length === 0 ? {} : { parameters: prepared.present }),
+  // Built member by member, in the order reports show them: on Node 20 a spread costs more than this.
+  const request: { -readonly [K in keyof StepResult["request"]]: StepResult["request"][K] } = {
+    method: prepared.method,
+    url,
   };
+  if (prepared.credentials !== undefined) request.credentials = prepared.credentials;
+  if (prepared.present !== undefined && prepared.present.length > 0) request.parameters = prepared.present;
+  if (evidence) {
+    request.headers = maskHeaders(prepared.headers, redact);
+    request.body = preview(prepared.body, 500, redact);
+  }
   return {
     index,
     operation: operation.operationId,
-    request: evidence
-      ? {
-          method: prepared.method,
-          url,
-          ...credentials,
-          headers: maskHeaders(prepared.headers, redact),
-          body: preview(prepared.body, 500, redact),
-        }
-      : { method: prepared.method, url, ...credentials },
+    request,
     response: !result.ok
       ? undefined
       : evidence
