@@ -32,21 +32,45 @@ export interface Tally {
 }
 
 export function tally(parts: readonly Judged[]): Tally {
-  const outcomes: Record<Outcome, number> = { pass: 0, fail: 0, known: 0, error: 0 };
-  const severities: Record<Severity, number> = { failure: 0, warning: 0, note: 0 };
-  let withFailure = 0;
-  let counted = 0;
-  let knownFailures = 0;
-  for (const part of parts) {
-    outcomes[part.outcome]++;
-    for (const f of part.findings) {
-      severities[f.severity]++;
-      if (f.counts) counted++;
-      if (f.known && f.severity === "failure") knownFailures++;
-    }
-    if (part.findings.some((f) => f.severity === "failure")) withFailure++;
+  const counts = emptyTally();
+  for (const part of parts) countPart(counts, part);
+  return counts;
+}
+
+/** A tally being counted, part by part (the proxy's, one exchange at a time). */
+export interface Counting extends Tally {
+  total: number;
+  outcomes: Record<Outcome, number>;
+  severities: Record<Severity, number>;
+  withFailure: number;
+  counted: number;
+  knownFailures: number;
+}
+
+/** A tally of no part yet. */
+export function emptyTally(): Counting {
+  return {
+    total: 0,
+    outcomes: { pass: 0, fail: 0, known: 0, error: 0 },
+    severities: { failure: 0, warning: 0, note: 0 },
+    withFailure: 0,
+    counted: 0,
+    knownFailures: 0,
+  };
+}
+
+/** Counts one part into a tally. */
+export function countPart(counts: Counting, part: Judged): void {
+  counts.total++;
+  counts.outcomes[part.outcome]++;
+  let failed = false;
+  for (const f of part.findings) {
+    counts.severities[f.severity]++;
+    if (f.counts) counts.counted++;
+    if (f.known && f.severity === "failure") counts.knownFailures++;
+    if (f.severity === "failure") failed = true;
   }
-  return { total: parts.length, outcomes, severities, withFailure, counted, knownFailures };
+  if (failed) counts.withFailure++;
 }
 
 /**

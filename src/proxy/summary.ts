@@ -1,5 +1,10 @@
-import { exitCodeOf, tally, type Judged, type Tally } from "../harness/verdict.js";
+import { countPart, emptyTally, exitCodeOf, type Judged } from "../harness/verdict.js";
 import type { ExchangeRecord, ProxySummary, Side } from "./types.js";
+
+/** An exchange's findings on one side; its own list where all are on that side (most often, none). */
+function sideOf(e: ExchangeRecord, side: Side): ExchangeRecord["findings"] {
+  return e.findings.every((f) => f.side === side) ? e.findings : e.findings.filter((f) => f.side === side);
+}
 
 /** The run's fields of a summary: what was watched, how it stopped, what counts. */
 export type RunFields = Pick<
@@ -16,22 +21,6 @@ export function summariseExchanges(exchanges: readonly ExchangeRecord[], run: Ru
   const counter = new ExchangeTally();
   for (const e of exchanges) counter.add(e);
   return counter.summary(run, 0);
-}
-
-const emptyTally = (): Tally => tally([]);
-
-/** Two tallies as one. */
-function plus(a: Tally, b: Tally): Tally {
-  const sum = <K extends string>(x: Record<K, number>, y: Record<K, number>): Record<K, number> =>
-    Object.fromEntries(Object.keys(x).map((k) => [k, x[k as K] + y[k as K]])) as Record<K, number>;
-  return {
-    total: a.total + b.total,
-    outcomes: sum(a.outcomes, b.outcomes),
-    severities: sum(a.severities, b.severities),
-    withFailure: a.withFailure + b.withFailure,
-    counted: a.counted + b.counted,
-    knownFailures: a.knownFailures + b.knownFailures,
-  };
 }
 
 /**
@@ -55,10 +44,10 @@ export class ExchangeTally {
       : e.server === "error"
         ? "error"
         : "pass";
-    this.#whole = plus(this.#whole, tally([{ outcome, findings: e.findings }]));
-    const side = (s: Side) => tally([{ outcome: e[s], findings: e.findings.filter((f) => f.side === s) }]);
-    this.#client = plus(this.#client, side("client"));
-    this.#server = plus(this.#server, side("server"));
+    // Counted in place: a tally per exchange added to the session's made three objects a side.
+    countPart(this.#whole, { outcome, findings: e.findings });
+    countPart(this.#client, { outcome: e.client, findings: sideOf(e, "client") });
+    countPart(this.#server, { outcome: e.server, findings: sideOf(e, "server") });
     if (e.notJudged?.kind === "unreachable") this.#unreachable ??= e.notJudged.message;
     if (e.answeredBy === "upstream") this.#upstreamAnswered = true;
   }
