@@ -77,7 +77,9 @@ export class BodyCapture {
 
   /** The whole body, or undefined when it passed the cap. */
   body(): Buffer | undefined {
-    return this.over ? undefined : Buffer.concat(this.chunks, this.bytes);
+    if (this.over) return undefined;
+    // One chunk (a small body) is the body itself: no copy.
+    return this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.bytes);
   }
 }
 

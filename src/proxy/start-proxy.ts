@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { isoNow } from "../clock.js";
 import type { Socket } from "node:net";
 import type { AddressInfo } from "node:net";
 import { loadContract, type Contract } from "../contract/index.js";
@@ -102,7 +103,7 @@ export async function startProxy(
 
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     const index = ++arrived;
-    const startedAt = new Date().toISOString();
+    const startedAt = isoNow();
     // Reached before this request was sent: a refusal now means the upstream went away, not "never there".
     const reachableBefore = everAnswered;
     // While stopping, answers close their connection (RFC 9112 section 9.6), so clients move on.

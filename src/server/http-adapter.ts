@@ -1,5 +1,6 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { isoNow } from "../clock.js";
 import { requestPath, type CoreRequest } from "./request.js";
 import { DEFAULT_MAX_BODY_BYTES } from "./defaults.js";
 import { errorAnswer, REASON_HEADER, type ErrorAnswerCode, type WireResponse } from "./error-answers.js";
@@ -124,18 +125,6 @@ function answerWriter(options: HttpOptions, closing: () => boolean): Send {
     if (options.delayMs > 0) setTimeout(write, options.delayMs).unref();
     else write();
   };
-}
-
-let isoMs = 0;
-let iso = "";
-/** `new Date().toISOString()`, made once per millisecond: under load many log lines share one. */
-function isoNow(): string {
-  const now = Date.now();
-  if (now !== isoMs) {
-    isoMs = now;
-    iso = new Date(now).toISOString();
-  }
-  return iso;
 }
 
 /** How much of a refused body is read and thrown away before the connection is reset: 4 limits, 16 MiB at least. */
