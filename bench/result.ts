@@ -65,8 +65,8 @@ export function settings(smoke: boolean) {
     startupRuns: 10,
     memoryCounts: [100_000, 1_000_000],
     suiteRuns: 10,
-    generatedCases: 1_000,
-    harnessRounds: 4,
+    generatedCases: 4_000,
+    harnessRounds: 6,
     sequentialRequests: 3_000,
   };
 }

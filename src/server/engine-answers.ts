@@ -223,7 +223,7 @@ export function documentedAnswer(
   if (plan.entry === undefined || status === 204 || status === 304)
     return { status, headers: more ? { ...plan.documented, ...headers } : plan.documented, body: "" };
   const { entry, schema, json } = plan;
-  const answerHeaders = more ? { ...plan.documented, ...headers, "content-type": plan.contentType } : plan.headers;
+  const answerHeaders = more ? joined(plan.documented, headers, plan.contentType) : plan.headers;
   const written = (v: unknown): WireResponse => ({
     status,
     headers: answerHeaders,
@@ -259,6 +259,22 @@ export function documentedAnswer(
 }
 
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+
+/**
+ * Documented headers, then the answer's own, then its Content-Type, as one object: copied member by
+ * member (on Node 20 a spread of a header object costs more than the rest of an answer).
+ */
+function joined(
+  documented: Readonly<Record<string, string>>,
+  own: Readonly<Record<string, string>>,
+  contentType: string,
+): Record<string, string> {
+  const out = Object.create(null) as Record<string, string>;
+  for (const k in documented) out[k] = documented[k] as string;
+  for (const k in own) out[k] = own[k] as string;
+  out["content-type"] = contentType;
+  return out;
+}
 
 /** Whether an object has a member of its own. */
 function hasAny(o: object): boolean {
@@ -387,7 +403,8 @@ export function errorFor(
   const { headers = {}, extra = {} } = more;
   // The kit's own error body, built with its status (never a table's body patched as text): the
   // table's, or the documented status that means the same where the operation documents only that.
-  const kit = errorAnswer(code, detail, { ...more, status: more.status ?? documentedStatus(op, code) });
+  const status = more.status ?? documentedStatus(op, code);
+  const kit = errorAnswer(code, detail, { headers: more.headers, extra: more.extra, message: more.message, status });
   const response = op?.responseFor(kit.status);
   if (op === undefined || response === undefined) return kit;
   const entry = entryOf(response);
@@ -398,7 +415,7 @@ export function errorFor(
     return { status: kit.status, headers: { ...headers, [REASON_HEADER]: reasonValue(text) }, body: "" };
   const schema = followRefs(schemaOf(ctx, entry), ctx.resolve) as Json | undefined;
   const mediaType = entry.mediaType.includes("*") ? "application/json" : entry.mediaType;
-  const answerHeaders = { ...documentedHeaders(ctx, response), ...headers, "content-type": mediaType };
+  const answerHeaders = joined(documentedHeaders(ctx, response), headers, mediaType);
   // The schema itself, then each branch of a oneOf/anyOf of error shapes, until one is accepted.
   const shapes = [
     schema,
