@@ -202,6 +202,14 @@ export function guarded(runCase: CaseRunner, redact: Redactor): CaseRunner {
     }));
 }
 
+/** The target's base URL as reports show it (masked), made once per run. */
+const shownBases = new WeakMap<CaseContext, string>();
+function shownBase(ctx: CaseContext): string {
+  let shown = shownBases.get(ctx);
+  if (shown === undefined) shownBases.set(ctx, (shown = ctx.redact(joinUrl(ctx.base, ""))));
+  return shown;
+}
+
 function stepResult(
   ctx: CaseContext,
   operation: CompiledOperation,
@@ -212,9 +220,9 @@ function stepResult(
   reproduce: readonly CurlSecret[],
   keepAll = false,
 ): StepResult {
-  const { base, redact } = ctx;
+  const { redact } = ctx;
   // The target as the run shows it, then the path and query: the contract's own words stay whole.
-  const url = redact(joinUrl(base, "")) + maskRequestTarget(prepared.path, redact, operation.pathTemplate);
+  const url = shownBase(ctx) + maskRequestTarget(prepared.path, redact, operation.pathTemplate);
   const failed = !result.ok || findings.length > 0;
   // Masking and previewing every passing step's headers and bodies was a third of the harness's own
   // time per exchange; they are evidence, so they are made where there is something to show.
@@ -250,7 +258,7 @@ function stepResult(
     // Reproductions are written for steps that have something to reproduce.
     curl:
       keepAll || findings.some((f) => f.severity !== "note")
-        ? curlFor(base, prepared, reproduce, redact, operation.pathTemplate)
+        ? curlFor(ctx.base, prepared, reproduce, redact, operation.pathTemplate)
         : undefined,
   };
 }

@@ -50,7 +50,7 @@ export function prepareRequest(
   const firstMediaType = op.requestBody === undefined ? undefined : [...op.requestBody.content.keys()][0];
   if (body !== undefined && firstMediaType !== undefined) headers["content-type"] = firstMediaType;
   for (const [k, v] of Object.entries(r.headers ?? {})) headers[k.toLowerCase()] = v;
-  const queryPieces = new URLSearchParams(r.query ?? {}).toString();
+  const queryPieces = r.query === undefined ? "" : new URLSearchParams(r.query).toString();
   const pieces: string[] = queryPieces === "" ? [] : queryPieces.split("&");
   const { sent, pathValues } = writeParameters(op, r, values, headers, pieces);
 
