@@ -201,6 +201,7 @@ function withResponse(checked: AcceptedRequest | BodyRefusal, response: Compiled
  * same verdict as checkResponse on the text it writes, found without writing it where reading that
  * text back gives the value itself (no exact number, no member left out: `readsBackAsItself`), as the
  * mock engine's every answer is. A value that would not read back as itself is written and judged.
+ * The value is JSON data, as the engine's are: every member enumerable (writeJson skips the others).
  */
 export function checkResponseValue(operation: CompiledOperation, answer: ResponseValue): CheckedResponse {
   const found = responseReading(operation, answer);

@@ -114,7 +114,7 @@ describe("an answer judged by value", () => {
       [{ id: 7, meta: { w: new ExactLiteral("1.00000000000000000001") } }, "ok"],
     ];
     for (const [v, expected] of cases) {
-      const [byValue, byText] = verdicts(200, v);
+      const [byValue = "", byText] = verdicts(200, v);
       expect([byValue.split(":")[0], byValue]).toEqual([expected, byText]);
     }
   });

@@ -197,6 +197,8 @@ async function exchangeOnce(
  */
 export class Deadline {
   aborted = false;
+  /** Why it aborted, as an AbortSignal says it: undici passes it on as the exchange's error. */
+  reason: unknown = undefined;
   #listeners: (() => void)[] = [];
 
   on(_event: "abort", listener: () => void): this {
@@ -218,6 +220,7 @@ export class Deadline {
   abort(): void {
     if (this.aborted) return;
     this.aborted = true;
+    this.reason = new DOMException("This operation was aborted", "AbortError");
     const listeners = this.#listeners;
     this.#listeners = [];
     for (const listener of listeners) listener();

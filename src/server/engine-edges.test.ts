@@ -430,3 +430,43 @@ describe("exact numbers in an answer", () => {
     expect(answer.body).toBe(sent);
   });
 });
+
+describe("a schema that declares a property named __proto__", () => {
+  // As JSON.parse makes it: a member, not the prototype.
+  const withProto = (props: Record<string, unknown>): Record<string, unknown> =>
+    Object.defineProperty({ ...props }, "__proto__", {
+      value: { type: "object" },
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  const crud = (schema: unknown) => ({
+    "/plants": {
+      post: {
+        operationId: "make",
+        requestBody: { required: true, ...json(schema) },
+        responses: { "201": { description: "made", ...json(schema) } },
+      },
+    },
+  });
+
+  it("never makes a client's object the stored item's prototype: a default is stored, an id is not inherited", () => {
+    const withDefault = engineOf(
+      crud({
+        type: "object",
+        required: ["id"],
+        properties: withProto({ id: { type: "integer" }, color: { type: "string", default: "red" } }),
+      }),
+    );
+    expect(withDefault.send("POST", "/plants", '{"id":1,"__proto__":{"color":"blue"}}').body).toEqual({
+      id: 1,
+      color: "red",
+    });
+    const { send } = engineOf(
+      crud({ type: "object", properties: withProto({ id: { type: "integer" }, name: { type: "string" } }) }),
+    );
+    expect(send("POST", "/plants", '{"id":7,"name":"a"}').status).toBe(201);
+    // An id 7 read through a prototype {"id":7} would be a duplicate (409).
+    expect(send("POST", "/plants", '{"name":"b","__proto__":{"id":7}}').status).toBe(201);
+  });
+});

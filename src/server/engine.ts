@@ -580,11 +580,13 @@ function anItem(resource: Resource): string {
 function stored(ctx: Ctx, call: Call, sent: RequestItem = requestItem(ctx, call)): Json {
   const { body, schema } = sent;
   const value = schema === undefined ? body : project(body, schema, ctx.answers.resolve);
-  // The item is the store's own: the projection made it, else a copy of what was sent.
+  // The item is the store's own: the projection made it, else a copy of what was sent. A projection
+  // whose prototype a `__proto__` property set (a schema may declare one) is copied as before, so a
+  // client's object never becomes the item's prototype (an id or a default read through it).
   const item: Json =
     typeof value !== "object" || value === null || Array.isArray(value)
       ? {}
-      : value !== body
+      : value !== body && Object.getPrototypeOf(value) === Object.prototype
         ? (value as Json)
         : { ...(value as Json) };
   if (schema === undefined) return item;
