@@ -59,18 +59,8 @@ export function successStatus(op: CompiledOperation, preferred: readonly number[
   return preferred[0] ?? 200;
 }
 
-/** Each response's answering entry, found once (null: no content). */
-const entries = new WeakMap<CompiledResponse, MediaTypeEntry | null>();
-
 /** The JSON entry of a response (application/json first), else its first entry; undefined without content. */
-function entryOf(response: CompiledResponse | undefined): MediaTypeEntry | undefined {
-  if (response === undefined) return undefined;
-  let entry = entries.get(response);
-  if (entry === undefined) entries.set(response, (entry = findEntry(response) ?? null));
-  return entry ?? undefined;
-}
-
-function findEntry(response: CompiledResponse): MediaTypeEntry | undefined {
+function entryOf(response: CompiledResponse): MediaTypeEntry | undefined {
   const entries = [...response.content.values()];
   return (
     entries.find((e) => e.mediaType.toLowerCase() === "application/json") ??
@@ -106,15 +96,9 @@ function findExample(ctx: AnswerContext, entry: MediaTypeEntry, name?: string): 
   return undefined;
 }
 
-/** Each media type's schema, found once. */
-const schemas = new WeakMap<MediaTypeEntry, unknown>();
+/** A media type's schema, where it has one. */
 function schemaOf(ctx: AnswerContext, entry: MediaTypeEntry): unknown {
-  if (!schemas.has(entry))
-    schemas.set(
-      entry,
-      entry.hasSchema ? locateRef(ctx.contract.document, `${entry.pointer}/schema`)?.value : undefined,
-    );
-  return schemas.get(entry);
+  return entry.hasSchema ? locateRef(ctx.contract.document, `${entry.pointer}/schema`)?.value : undefined;
 }
 
 /**
@@ -143,20 +127,7 @@ export function complete(value: unknown, schema: unknown, resolve: Resolve, exam
   return out ?? value;
 }
 
-/** Each response's required headers with their plain values, made once. */
-const headerValues = new WeakMap<CompiledResponse, Readonly<Record<string, string>>>();
-
 /** The documented headers of a response, each required one given a plain value by its schema. */
-function documentedHeaders(
-  ctx: AnswerContext,
-  response: CompiledResponse | undefined,
-): Readonly<Record<string, string>> {
-  if (response === undefined) return {};
-  let out = headerValues.get(response);
-  if (out === undefined) headerValues.set(response, (out = requiredHeaders(ctx, response)));
-  return out;
-}
-
 function requiredHeaders(ctx: AnswerContext, response: CompiledResponse): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, h] of response.headers) {
@@ -310,7 +281,7 @@ function planOf(ctx: AnswerContext, response: CompiledResponse): AnswerPlan {
   let plan = plans.get(response);
   if (plan === undefined) {
     const entry = entryOf(response);
-    const documented = Object.freeze({ ...documentedHeaders(ctx, response) });
+    const documented = Object.freeze(requiredHeaders(ctx, response));
     const contentType = entry === undefined || entry.mediaType.includes("*") ? "application/json" : entry.mediaType;
     plan = {
       entry,
@@ -407,15 +378,16 @@ export function errorFor(
   const kit = errorAnswer(code, detail, { headers: more.headers, extra: more.extra, message: more.message, status });
   const response = op?.responseFor(kit.status);
   if (op === undefined || response === undefined) return kit;
-  const entry = entryOf(response);
+  // The documented error answer's entry, schema, Content-Type and headers, found once (planOf).
+  const plan = planOf(ctx, response);
+  const { entry } = plan;
   const message = more.message ?? ERROR_ANSWERS[code].message;
   const text = detail === undefined ? message : `${message}: ${detail}`;
   // A refusal documented without a body still says why: in a header, and so in the server's log line.
   if (entry === undefined)
     return { status: kit.status, headers: { ...headers, [REASON_HEADER]: reasonValue(text) }, body: "" };
-  const schema = followRefs(schemaOf(ctx, entry), ctx.resolve) as Json | undefined;
-  const mediaType = entry.mediaType.includes("*") ? "application/json" : entry.mediaType;
-  const answerHeaders = joined(documentedHeaders(ctx, response), headers, mediaType);
+  const schema = followRefs(plan.schema, ctx.resolve) as Json | undefined;
+  const answerHeaders = hasAny(headers) ? joined(plan.documented, headers, plan.contentType) : plan.headers;
   // The schema itself, then each branch of a oneOf/anyOf of error shapes, until one is accepted.
   const shapes = [
     schema,
