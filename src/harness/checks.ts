@@ -479,7 +479,8 @@ export function judge(ctx: CheckContext, only?: (id: CheckId) => boolean): Findi
     earlierStatuses: ctx.earlierStatuses,
     answer,
   };
-  const findings = CHECKS.filter((c) => only === undefined || only(c.id)).flatMap((c) => c.run(judged));
+  const findings: Finding[] = [];
+  for (const c of CHECKS) if (only === undefined || only(c.id)) for (const f of c.run(judged)) findings.push(f);
   const statusFailed = findings.some((f) => EXPECTATION_CHECKS.has(f.check) && f.severity !== "note");
   const judgedFindings = statusFailed ? findings.filter((f) => f.check !== "status.undocumented") : findings;
   return documentFault(ctx, judgedFindings);

@@ -128,6 +128,9 @@ export function createRedactor(secrets: readonly string[]): Redactor {
  * only). A short token that happens to be a path's word (`plants`) does not hide the path.
  */
 export function maskRequestTarget(target: string, redact: Redactor, template?: string): string {
+  // What the whole target does not hold, none of its parts holds (each is bounded by "/", "?", "&" or
+  // "=", none a letter or digit): the target is shown as it is.
+  if (redact(target) === target) return target;
   const q = target.indexOf("?");
   const path = q < 0 ? target : target.slice(0, q);
   const segments = path.split("/");

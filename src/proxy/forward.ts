@@ -17,43 +17,56 @@ import { answerCodeFor, proxyErrorAnswer } from "./error-answers.js";
  */
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "te", "upgrade"]);
 
-/**
- * The raw header list (names as written, order and repeats kept) without hop-by-hop fields; with
- * `host`, the Host field becomes the upstream's authority, as a gateway's outbound request needs
- * (RFC 9110 section 7.2), in the place the client put it.
- */
-export function forwardedHeaders(raw: readonly string[], host?: string): string[] {
-  const named = new Set<string>();
-  for (let i = 0; i < raw.length; i += 2) {
-    if (raw[i]!.toLowerCase() === "connection")
-      for (const t of raw[i + 1]!.split(",")) named.add(t.trim().toLowerCase());
-  }
-  const out: string[] = [];
+/** A message's raw header list as the proxy needs it: what goes on to the next hop, and what the judging reads. */
+export interface SplitHeaders {
+  /**
+   * The raw list (names as written, order and repeats kept) without hop-by-hop fields; with `host`,
+   * the Host field is the upstream's authority, as a gateway's outbound request needs (RFC 9110
+   * section 7.2), in the place the client put it.
+   */
+  readonly forwarded: string[];
+  /** Lower-case names, repeated fields joined with ", " (RFC 9110 section 5.3), hop-by-hop ones too. */
+  readonly map: Record<string, string>;
+}
+
+/** Both views of a raw header list, in one pass over it (a second only when Connection names fields). */
+export function splitHeaders(raw: readonly string[], host?: string): SplitHeaders {
+  const map: Record<string, string> = Object.create(null);
+  const forwarded: string[] = [];
   let hostDone = host === undefined;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!;
+    const value = raw[i + 1]!;
     const lower = name.toLowerCase();
-    if (HOP_BY_HOP.has(lower) || named.has(lower)) continue;
+    const had = map[lower];
+    map[lower] = had === undefined ? value : `${had}, ${value}`;
+    if (HOP_BY_HOP.has(lower)) continue;
     if (lower === "host" && host !== undefined) {
-      if (!hostDone) out.push(name, host);
+      if (!hostDone) forwarded.push(name, host);
       hostDone = true;
       continue;
     }
-    out.push(name, raw[i + 1]!);
+    forwarded.push(name, value);
   }
   // An HTTP/1.0 request may come without Host; the upstream still needs one (RFC 9112 section 3.2).
-  if (!hostDone) out.unshift("Host", host!);
-  return out;
+  if (!hostDone) forwarded.unshift("Host", host!);
+  const connection = map.connection;
+  return { forwarded: connection === undefined ? forwarded : withoutNamed(forwarded, connection, host), map };
 }
 
-/** Raw headers as a map of lower-case names, repeated fields joined with ", " (RFC 9110 section 5.3). */
-export function headerMap(raw: readonly string[]): Record<string, string> {
-  const map: Record<string, string> = Object.create(null);
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!.toLowerCase();
-    map[name] = map[name] === undefined ? raw[i + 1]! : `${map[name]}, ${raw[i + 1]!}`;
+/** The list without the fields the Connection header names (RFC 9110 section 7.6.1). */
+function withoutNamed(list: string[], connection: string, host: string | undefined): string[] {
+  const named = new Set<string>();
+  for (const token of connection.split(",")) {
+    const name = token.trim().toLowerCase();
+    if (name !== "" && !HOP_BY_HOP.has(name)) named.add(name);
   }
-  return map;
+  if (named.size === 0) return list;
+  const out: string[] = [];
+  for (let i = 0; i < list.length; i += 2) if (!named.has(list[i]!.toLowerCase())) out.push(list[i]!, list[i + 1]!);
+  // A Host the client's Connection named is still the upstream's authority, first.
+  if (host !== undefined && named.has("host")) out.unshift("Host", host);
+  return out;
 }
 
 /** Keeps a body's bytes up to a cap, for judging; past it only the count goes on. */
@@ -218,6 +231,7 @@ class InFlight {
   private readonly target: string;
   private readonly requestBody: BodyCapture;
   private readonly responseBody: BodyCapture;
+  private requestHeaders: Record<string, string> | undefined;
   private response: ForwardedExchange["response"];
   private answer: IncomingMessage | undefined;
   private failure: UpstreamFailure | undefined;
@@ -249,13 +263,11 @@ class InFlight {
   /** Sends the request on, streaming its body, and follows both connections until the exchange is over. */
   forward(upstream: Upstream): void {
     const { req, res } = this;
+    const headers = splitHeaders(req.rawHeaders, upstream.host);
+    this.requestHeaders = headers.map;
     let outbound: ClientRequest;
     try {
-      outbound = upstream.request(
-        this.method,
-        originForm(this.target),
-        forwardedHeaders(req.rawHeaders, upstream.host),
-      );
+      outbound = upstream.request(this.method, originForm(this.target), headers.forwarded);
     } catch (error) {
       this.unforwardable(error);
       return;
@@ -309,7 +321,7 @@ class InFlight {
     this.resolve({
       method: this.method,
       target: this.target,
-      requestHeaders: headerMap(this.req.rawHeaders),
+      requestHeaders: this.requestHeaders ?? splitHeaders(this.req.rawHeaders).map,
       requestBody: this.requestBody,
       requestComplete: this.req.complete,
       response: this.response,
@@ -397,9 +409,10 @@ class InFlight {
     this.answer = incoming;
     this.progress();
     this.onAnswer();
-    this.response = { status: incoming.statusCode ?? 0, headers: headerMap(incoming.rawHeaders) };
+    const headers = splitHeaders(incoming.rawHeaders);
+    this.response = { status: incoming.statusCode ?? 0, headers: headers.map };
     try {
-      res.writeHead(incoming.statusCode ?? 502, incoming.statusMessage, forwardedHeaders(incoming.rawHeaders));
+      res.writeHead(incoming.statusCode ?? 502, incoming.statusMessage, headers.forwarded);
     } catch (error) {
       this.fail(error);
       return;

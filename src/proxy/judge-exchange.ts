@@ -144,6 +144,7 @@ function bodyFindings(
     : checked.reason === "schema"
       ? checked.violations.map((v) => describeViolation({ ...v, location: redact(v.location) }))
       : [redact(checked.detail)];
+  if (problems.length === 0) return [];
   const rule = `${specSource}#${operation.requestBody?.pointer ?? operation.pointer}`;
   const type = request.headers["content-type"];
   const received = `${type === undefined ? "(no Content-Type)" : redact(type)}: ${preview(body, 500, redact)}`;
@@ -160,21 +161,23 @@ function bodyFindings(
 }
 
 /** The harness's checks that need no fixture: they judge an answer by the contract alone. */
-export const RESPONSE_CHECKS: readonly CheckId[] = [
+const RESPONSE_CHECKS: ReadonlySet<CheckId> = new Set<CheckId>([
   "status.no-5xx",
   "response.media-type",
   "response.json",
   "response.schema",
   "response.headers",
   "status.undocumented",
-];
+]);
 /** Those that need no body, for answers whose body was not recorded (or has none, as for HEAD). */
-const BODYLESS_CHECKS: readonly CheckId[] = [
+const BODYLESS_CHECKS: ReadonlySet<CheckId> = new Set<CheckId>([
   "status.no-5xx",
   "response.media-type",
   "response.headers",
   "status.undocumented",
-];
+]);
+const responseCheck = (id: CheckId): boolean => RESPONSE_CHECKS.has(id);
+const bodylessCheck = (id: CheckId): boolean => BODYLESS_CHECKS.has(id);
 
 /**
  * The proxy does not know what a client meant by a request, so it cannot say which 4xx the client
@@ -201,7 +204,6 @@ export function judgeResponse(
   specSource: string,
   redact: (t: string) => string,
 ): RawFinding[] {
-  const checks = new Set(response.body === undefined ? BODYLESS_CHECKS : RESPONSE_CHECKS);
   const findings: RawFinding[] = judge(
     {
       operation,
@@ -215,7 +217,7 @@ export function judgeResponse(
       },
       earlierStatuses: [],
     },
-    (id) => checks.has(id),
+    response.body === undefined ? bodylessCheck : responseCheck,
   );
   if (response.body === undefined && response.bodyNotJudged !== undefined) {
     findings.push(

@@ -154,7 +154,8 @@ describe("the proxy in front of the reference server", () => {
   });
 
   it("stops by itself after --max-exchanges, and exits 2 when nothing came through", async () => {
-    const proxy = await proxyTo(server.url, [], { maxExchanges: 2 });
+    const events: ProxyEvent[] = [];
+    const proxy = await proxyTo(server.url, events, { maxExchanges: 2 });
     for (const id of [11, 12])
       await send(`${proxy.url}/plants`, {
         method: "POST",
@@ -163,6 +164,8 @@ describe("the proxy in front of the reference server", () => {
       });
     const { summary } = await proxy.done;
     expect(summary).toMatchObject({ stoppedBy: "max-exchanges", exchanges: 2, judged: 2, exitCode: 0 });
+    // The exchange that reached the count is finished: none is in flight when the proxy stops.
+    expect(events.find((e) => e.type === "proxy-stopping")).toMatchObject({ reason: "max-exchanges", inFlight: 0 });
 
     const idle = await proxyTo(server.url);
     const nothing = await idle.stop();

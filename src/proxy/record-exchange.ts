@@ -7,7 +7,7 @@ import { decides } from "../harness/verdict.js";
 import { maskRequestTarget, type Redactor } from "../harness/redact.js";
 import type { ForwardedExchange, Upstream } from "./forward.js";
 import { judgeRequest, judgeResponse, type RawFinding } from "./judge-exchange.js";
-import { secretsOf, type CredentialPlaces, type SecretBook } from "./secrets.js";
+import type { CredentialPlaces, SecretBook } from "./secrets.js";
 import type { ExchangeRecord, NotJudgedKind, ProxyFinding, Side } from "./types.js";
 
 // One exchange the proxy forwarded, judged: the request as the client's, the answer as the server's,
@@ -34,9 +34,7 @@ export function recordExchange(
   context: { readonly reachableBefore: boolean; readonly cut: boolean },
   book: SecretBook,
 ): ExchangeRecord {
-  const secrets = secretsOf(j.places, f.requestHeaders, f.target);
-  book.add(secrets.all);
-  const redact = book.redactorFor(secrets.all);
+  const { secrets, redact } = book.forRequest(j.places, f.requestHeaders, f.target);
   const client = clientSide(j, f, redact);
   const server = serverSide(j, f, client, context, redact);
   const findings = proxyFindings(j, [...client.raw, ...server.raw], redact);

@@ -5,7 +5,7 @@ import { loadContract } from "../contract/index.js";
 import { httpUpstream, send } from "../../test/proxy-helpers.js";
 import { tempDir } from "../../test/temp-dir.js";
 import { proxyConsoleReporter, proxyJsonReport, proxyJunitReport } from "./reports.js";
-import { credentialPlaces, secretsOf } from "./secrets.js";
+import { credentialPlaces, SecretBook, secretsOf } from "./secrets.js";
 import { startProxy } from "./start-proxy.js";
 import type { ProxyEvent } from "./types.js";
 import { openApi } from "../../test/openapi-doc.js";
@@ -80,6 +80,50 @@ describe("secretsOf", () => {
     const s = secretsOf(places, headers, target);
     expect([...s.all].sort()).toEqual([...all].sort());
     expect(s.primary).toBe(primary);
+  });
+});
+
+describe("SecretBook.forRequest", () => {
+  const places = credentialPlaces(contract);
+  // Requests that differ only in where a credential goes, sent twice each, in turn: a scope kept for
+  // one must never serve another (the key is every value secretsOf reads).
+  const requests: [Record<string, string>, string][] = [
+    [{ authorization: "Bearer one-token" }, "/things"],
+    [{ authorization: "Bearer two-token" }, "/things"],
+    [{ "proxy-authorization": "Bearer one-token" }, "/things"],
+    [{ authorization: "Bearer one-token", "x-api-key": "hk-1" }, "/things"],
+    [{ authorization: "Bearer one-token", "x-other-key": "hk-1" }, "/things"],
+    [{ authorization: "Bearer one-token" }, "/things?api_key=qk-1"],
+    [{ authorization: "Bearer one-token" }, "/things?api_key=qk-2"],
+    [{ authorization: "Bearer one-token", cookie: "session=ck-1" }, "/things"],
+    [{ authorization: "Bearer one-token", cookie: "session=ck-2" }, "/things"],
+    [{ authorization: "Bearer one-token", "content-type": "text/plain" }, "/things?other=1"],
+    [{}, "/things"],
+  ];
+
+  it("gives each request its own secrets and a redactor that masks exactly them", () => {
+    const book = new SecretBook();
+    for (const [headers, target] of [...requests, ...requests]) {
+      const expected = secretsOf(places, headers, target);
+      const { secrets, redact } = book.forRequest(places, headers, target);
+      expect(secrets).toEqual(expected);
+      for (const secret of expected.all) expect(redact(`x ${secret} y`)).toBe("x [REDACTED] y");
+      expect(redact("x one-token two-token hk-1 qk-1 qk-2 ck-1 ck-2 y")).toBe(
+        [
+          "x",
+          ..."one-token two-token hk-1 qk-1 qk-2 ck-1 ck-2"
+            .split(" ")
+            .map((w) => (expected.all.includes(w) ? "[REDACTED]" : w)),
+          "y",
+        ].join(" "),
+      );
+    }
+  });
+
+  it("records every request's secrets for the run's last masking", () => {
+    const book = new SecretBook();
+    for (const [headers, target] of requests) book.forRequest(places, headers, target);
+    expect(book.redactor()("one-token two-token hk-1 qk-1 qk-2 ck-1 ck-2")).toBe(Array(7).fill("[REDACTED]").join(" "));
   });
 });
 

@@ -87,6 +87,21 @@ export function secretsOf(
   return { all: [...all], primary };
 }
 
+/** A request's secrets and the redactor that masks them. */
+export interface RequestScope {
+  readonly secrets: RequestSecrets;
+  readonly redact: Redactor;
+}
+
+/** The values of a request that secretsOf reads, as one key (NUL cannot occur in a header or a target). */
+function credentialKey(places: CredentialPlaces, headers: Readonly<Record<string, string>>, target: string): string {
+  let key = `${headers.authorization ?? "\u0001"}\u0000${headers["proxy-authorization"] ?? "\u0001"}`;
+  for (const name of places.headers) key += `\u0000${headers[name] ?? "\u0001"}`;
+  if (places.query.size > 0) key += `\u0000${target}`;
+  if (places.cookies.size > 0) key += `\u0000${headers.cookie ?? "\u0001"}`;
+  return key;
+}
+
 /** Every secret the proxy has seen, for a last masking pass over the evidence of the run's findings. */
 export class SecretBook {
   private readonly secrets = new Set<string>();
@@ -106,22 +121,25 @@ export class SecretBook {
     }
   }
 
-  private readonly perRequest = new Map<string, Redactor>();
+  private readonly perRequest = new Map<string, { secrets: RequestSecrets; redact: Redactor }>();
 
   /**
-   * A redactor for one request's secrets. An e2e suite sends the same few tokens again and again,
-   * and compiling a redactor costs more than judging the exchange, so recent ones are kept.
+   * The secrets of one request (secretsOf), recorded in the book, and a redactor for them. An e2e
+   * suite sends the same few credentials again and again, and finding them and compiling a redactor
+   * cost more than judging the exchange, so the recent ones are kept, found by the values that carry
+   * credentials (nothing else of a request can change its secrets).
    */
-  redactorFor(secrets: readonly string[]): Redactor {
-    if (secrets.length === 0) return NO_REDACTION;
-    const key = secrets.join("\u0000");
-    let r = this.perRequest.get(key);
-    if (r === undefined) {
+  forRequest(places: CredentialPlaces, headers: Readonly<Record<string, string>>, target: string): RequestScope {
+    const key = credentialKey(places, headers, target);
+    let scope = this.perRequest.get(key);
+    if (scope === undefined) {
+      const secrets = secretsOf(places, headers, target);
+      this.add(secrets.all);
       if (this.perRequest.size >= 64) this.perRequest.delete(this.perRequest.keys().next().value as string);
-      r = createRedactor(secrets);
-      this.perRequest.set(key, r);
+      scope = { secrets, redact: secrets.all.length === 0 ? NO_REDACTION : createRedactor(secrets.all) };
+      this.perRequest.set(key, scope);
     }
-    return r;
+    return scope;
   }
 
   /** A redactor for every secret recorded so far. */

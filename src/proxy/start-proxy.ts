@@ -101,6 +101,9 @@ export async function startProxy(
   let resolveDone!: (r: ProxyResult) => void;
   const done = new Promise<ProxyResult>((resolve) => (resolveDone = resolve));
 
+  const upstreamAnswered = (): void => {
+    everAnswered = true;
+  };
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     const index = ++arrived;
     const startedAt = isoNow();
@@ -108,23 +111,26 @@ export async function startProxy(
     const reachableBefore = everAnswered;
     // While stopping, answers close their connection (RFC 9112 section 9.6), so clients move on.
     if (stopping !== undefined) res.shouldKeepAlive = false;
-    const work = forwardExchange(req, res, judging.upstream, limits, () => (everAnswered = true)).then((forwarded) => {
-      const record = safeRecord(judging, index, startedAt, forwarded, { reachableBefore, cut: cutting }, book);
-      counter.add(record);
-      finished++;
-      // Bounded: the first exchanges, then only failing ones, as many again; the rest are counted only.
-      const failing = record.findings.some((f) => f.counts);
-      if (records.length < keep) records.push(record);
-      else if (failing && keptFailing < keep) {
-        records.push(record);
-        keptFailing++;
-      }
-      onEvent({ type: "exchange-finished", exchange: record });
-      if (stopping !== undefined) server.closeIdleConnections();
-      else if (options.maxExchanges !== undefined && finished >= options.maxExchanges) void stop("max-exchanges");
-    });
+    const work: Promise<void> = forwardExchange(req, res, judging.upstream, limits, upstreamAnswered).then(
+      (forwarded) => {
+        // Out of the set as it settles (no second promise an exchange to say so).
+        pending.delete(work);
+        const record = safeRecord(judging, index, startedAt, forwarded, { reachableBefore, cut: cutting }, book);
+        counter.add(record);
+        finished++;
+        // Bounded: the first exchanges, then only failing ones, as many again; the rest are counted only.
+        const failing = record.findings.some((f) => f.counts);
+        if (records.length < keep) records.push(record);
+        else if (failing && keptFailing < keep) {
+          records.push(record);
+          keptFailing++;
+        }
+        onEvent({ type: "exchange-finished", exchange: record });
+        if (stopping !== undefined) server.closeIdleConnections();
+        else if (options.maxExchanges !== undefined && finished >= options.maxExchanges) void stop("max-exchanges");
+      },
+    );
     pending.add(work);
-    void work.finally(() => pending.delete(work));
   };
 
   // Node's defaults accept slow headers for 60 s and keep idle connections: the proxy bounds both, as the
