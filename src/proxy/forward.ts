@@ -56,6 +56,8 @@ export function splitHeaders(raw: readonly string[], host?: string): SplitHeader
 
 /** The list without the fields the Connection header names (RFC 9110 section 7.6.1). */
 function withoutNamed(list: string[], connection: string, host: string | undefined): string[] {
+  // Most often the one option keep-alive, a hop-by-hop field already left out.
+  if (!connection.includes(",") && HOP_BY_HOP.has(connection.trim().toLowerCase())) return list;
   const named = new Set<string>();
   for (const token of connection.split(",")) {
     const name = token.trim().toLowerCase();

@@ -139,8 +139,9 @@ export function proxyConsoleReporter(
         return;
       case "exchange-finished": {
         const e = event.exchange;
-        const where = `#${e.index} ${e.method} ${e.path} -> ${e.status ?? "no answer"}`;
         const shown = e.findings.filter((f) => f.severity !== "note" || options.verbose);
+        if (shown.length === 0 && !options.verbose) return;
+        const where = `#${e.index} ${e.method} ${e.path} -> ${e.status ?? "no answer"}`;
         if (shown.length === 0 && options.verbose) write(visible(`ok ${where}`));
         for (const f of shown) {
           const label = f.severity === "failure" ? `${f.side.toUpperCase()} VIOLATION` : `${f.side} ${f.severity}`;

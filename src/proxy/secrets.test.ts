@@ -101,7 +101,11 @@ describe("SecretBook.forRequest", () => {
     [{}, "/things"],
   ];
 
-  it("gives each request its own secrets and a redactor that masks exactly them", () => {
+  const none = { headers: new Set<string>(), query: new Set<string>(), cookies: new Set<string>() };
+  it.each([
+    ["a contract with apiKeys in a header, the query and a cookie", places],
+    ["a contract whose credentials go in Authorization only", none],
+  ])("gives each request its own secrets and a redactor that masks exactly them, for %s", (_name, places) => {
     const book = new SecretBook();
     for (const [headers, target] of [...requests, ...requests]) {
       const expected = secretsOf(places, headers, target);

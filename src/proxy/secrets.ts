@@ -95,7 +95,11 @@ export interface RequestScope {
 
 /** The values of a request that secretsOf reads, as one key (NUL cannot occur in a header or a target). */
 function credentialKey(places: CredentialPlaces, headers: Readonly<Record<string, string>>, target: string): string {
-  let key = `${headers.authorization ?? "\u0001"}\u0000${headers["proxy-authorization"] ?? "\u0001"}`;
+  const proxyAuthorization = headers["proxy-authorization"];
+  // Most often the one place: Authorization (no NUL in a header value, so this key is no other's).
+  if (proxyAuthorization === undefined && places.headers.size + places.query.size + places.cookies.size === 0)
+    return headers.authorization ?? "\u0000";
+  let key = `${headers.authorization ?? "\u0001"}\u0000${proxyAuthorization ?? "\u0001"}`;
   for (const name of places.headers) key += `\u0000${headers[name] ?? "\u0001"}`;
   if (places.query.size > 0) key += `\u0000${target}`;
   if (places.cookies.size > 0) key += `\u0000${headers.cookie ?? "\u0001"}`;
@@ -121,7 +125,10 @@ export class SecretBook {
     }
   }
 
-  private readonly perRequest = new Map<string, { secrets: RequestSecrets; redact: Redactor }>();
+  private readonly perRequest = new Map<string, RequestScope>();
+  /** The last request's key and scope: a client sends its credentials again and again. */
+  private lastKey: string | undefined;
+  private lastScope: RequestScope | undefined;
 
   /**
    * The secrets of one request (secretsOf), recorded in the book, and a redactor for them. An e2e
@@ -131,6 +138,7 @@ export class SecretBook {
    */
   forRequest(places: CredentialPlaces, headers: Readonly<Record<string, string>>, target: string): RequestScope {
     const key = credentialKey(places, headers, target);
+    if (key === this.lastKey) return this.lastScope!;
     let scope = this.perRequest.get(key);
     if (scope === undefined) {
       const secrets = secretsOf(places, headers, target);
@@ -139,6 +147,8 @@ export class SecretBook {
       scope = { secrets, redact: secrets.all.length === 0 ? NO_REDACTION : createRedactor(secrets.all) };
       this.perRequest.set(key, scope);
     }
+    this.lastKey = key;
+    this.lastScope = scope;
     return scope;
   }
 
