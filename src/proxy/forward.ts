@@ -7,6 +7,7 @@ import {
 } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import type { TransportFailureKind } from "../harness/http-client.js";
+import { dict } from "../dict.js";
 import { answerCodeFor, proxyErrorAnswer } from "./error-answers.js";
 
 /**
@@ -31,7 +32,7 @@ export interface SplitHeaders {
 
 /** Both views of a raw header list, in one pass over it (a second only when Connection names fields). */
 export function splitHeaders(raw: readonly string[], host?: string): SplitHeaders {
-  const map: Record<string, string> = Object.create(null);
+  const map = dict<string>();
   const forwarded: string[] = [];
   let hostDone = host === undefined;
   for (let i = 0; i < raw.length; i += 2) {
