@@ -85,19 +85,4 @@ describe("the deadline of one exchange", () => {
     }
     expect(!trickle.ok && trickle.answerBegun).toBe(true);
   });
-
-  it("tells each listener once, and none it no longer holds", async () => {
-    const { Deadline } = await import("./http-client.js");
-    const deadline = new Deadline();
-    const told: string[] = [];
-    const gone = (): void => void told.push("gone");
-    deadline
-      .once("abort", () => told.push("a"))
-      .on("abort", gone)
-      .on("abort", () => told.push("b"));
-    deadline.removeListener("abort", gone);
-    deadline.abort();
-    deadline.abort();
-    expect([deadline.aborted, told]).toEqual([true, ["a", "b"]]);
-  });
 });
