@@ -106,6 +106,7 @@ it("npm run bench -- --smoke --only harness times the suite and the harness agai
   const result = await runBench({ sections: ["harness"], smoke: true, out: undefined }, () => undefined);
   expect(result.harness!.suiteWallMs.runs).toBe(1);
   expect(result.harness!.throughput.map((t) => t.concurrency)).toEqual([1, 8]);
+  for (const t of result.harness!.throughput) expect(t.overDispatch).toBeCloseTo(t.harness / t.rawDispatch!, 6);
 }, 120_000);
 
 it("npm run bench -- --smoke --only proxy measures direct, the bare pass-through and plantstore proxy", async () => {

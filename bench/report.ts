@@ -101,7 +101,10 @@ function harness(h: NonNullable<BenchResult["harness"]>): string[] {
     `Start-up: imports ${fmt(h.startup.importMs)} ms, spec load and compile ${fmt(h.startup.loadContractMs)} ms, fixtures ${fmt(h.startup.loadFixturesMs)} ms`,
     ...h.throughput.map(
       (t) =>
-        `${h.generatedCases} generated cases at concurrency ${t.concurrency}: harness ${fmt(t.harness)} exchanges/s, raw undici ${fmt(t.rawUndici)}/s, ratio ${fmt(t.ratio, 2)} (target >= 0.70)`,
+        `${h.generatedCases} generated cases at concurrency ${t.concurrency}: harness ${fmt(t.harness)} exchanges/s, raw undici ${fmt(t.rawUndici)}/s, ratio ${fmt(t.ratio, 2)} (target >= 0.70)` +
+        (t.rawDispatch === undefined || t.overDispatch === undefined
+          ? ""
+          : `; raw undici dispatch ${fmt(t.rawDispatch)}/s, harness over it ${fmt(t.overDispatch, 2)}`),
     ),
   ];
 }
