@@ -57,6 +57,53 @@ describe("the harness's HTTP client", () => {
     expect(!reset.ok && reset.failure.kind).toBe("reset");
     expect(requests).toBe(2);
   });
+
+  it("keeps a connection whose answer passed the read cap but came whole in one read, as request() did", async () => {
+    const connections = new Set<Socket>();
+    target = await rawUpstream((s) => {
+      connections.add(s);
+      s.write(`HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n${"x".repeat(100)}`);
+    });
+    client = createHttpClient({ timeoutMs: 2_000, maxResponseBytes: 50 });
+    const kinds: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const result = await client.exchange(new URL(target.url), get);
+      kinds.push(result.ok ? "ok" : result.failure.kind);
+    }
+    expect(kinds).toEqual(["too-large", "too-large", "too-large"]);
+    // Fewer connections than requests: one was used again (undici may open a second while the first
+    // is being released, as it did under request()); aborting each read at the cap used three.
+    expect(connections.size).toBeLessThan(3);
+  });
+
+  it("sends a request without a method as request() did: GET, or PUT with a body", async () => {
+    const methods: string[] = [];
+    target = await rawUpstream((s, head) => {
+      methods.push(head.split(" ")[0]!);
+      s.write("HTTP/1.1 204 No Content\r\n\r\n");
+    });
+    client = createHttpClient({ timeoutMs: 2_000, maxResponseBytes: 65_536 });
+    await client.exchange(new URL(target.url), { ...get, method: "" });
+    await client.exchange(new URL(target.url), { ...get, method: "", body: Buffer.from("{}") });
+    expect(methods).toEqual(["GET", "PUT"]);
+  });
+
+  it("refuses a CONNECT before sending it, as undici's request() did, instead of waiting forever on a tunnel", async () => {
+    // Any answer to a CONNECT is a tunnel to undici's dispatch API (an upgrade): a handler without
+    // onRequestUpgrade never hears of it, and the deadline cannot abort a request undici deems complete.
+    target = await rawUpstream((s) => s.write("HTTP/1.1 200 OK\r\n\r\n"));
+    client = createHttpClient({ timeoutMs: 300, maxResponseBytes: 65_536 });
+    let timer: NodeJS.Timeout | undefined;
+    const result = await Promise.race([
+      client.exchange(new URL(target.url), { ...get, method: "CONNECT" }),
+      new Promise<"unsettled">((resolve) => (timer = setTimeout(() => resolve("unsettled"), 2_000))),
+    ]);
+    clearTimeout(timer);
+    expect(result !== "unsettled" && !result.ok && result.failure).toEqual({
+      kind: "reset",
+      message: "the exchange failed (UND_ERR_INVALID_ARG: invalid method)",
+    });
+  });
 });
 
 describe("the deadline of one exchange", () => {

@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import { connect as netConnect } from "node:net";
 import { connect as tlsConnect } from "node:tls";
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
-import { Agent, buildConnector, type Dispatcher } from "undici";
+import type { Duplex } from "node:stream";
+import { Agent, buildConnector, errors, type Dispatcher } from "undici";
 import { KitError } from "../errors.js";
 import type { PreparedRequest } from "./case-types.js";
 
@@ -153,6 +154,8 @@ class OneExchange implements Dispatcher.DispatchHandler {
   private deadline: DOMException | undefined;
   private answered = false;
   private settled = false;
+  /** undici read the answer whole. */
+  private ended = false;
   private status = 0;
   private readonly headers: Record<string, string> = {};
   /** 204 and 304 answers, and answers to HEAD, end with their head whatever Content-Length says (RFC 9112 section 6.3). */
@@ -172,13 +175,15 @@ class OneExchange implements Dispatcher.DispatchHandler {
 
   send(base: URL, dispatcher: Agent): void {
     try {
-      // The origin and path request() makes of a URL.
+      // What request() refuses, refused alike: to dispatch, any answer to CONNECT is a tunnel.
+      if (this.prepared.method === "CONNECT") throw new errors.InvalidArgumentError("invalid method");
+      // The origin, path and method request() makes of a URL and its options.
       const url = new URL(joinUrl(base, this.prepared.path));
       dispatcher.dispatch(
         {
           origin: url.origin,
           path: url.search ? `${url.pathname}${url.search}` : url.pathname,
-          method: this.prepared.method as Dispatcher.HttpMethod,
+          method: (this.prepared.method || (this.prepared.body === undefined ? "GET" : "PUT")) as Dispatcher.HttpMethod,
           headers: this.prepared.headers,
           body: this.prepared.body,
         },
@@ -221,13 +226,30 @@ class OneExchange implements Dispatcher.DispatchHandler {
     if (this.size > this.options.maxResponseBytes) {
       const max = this.options.maxResponseBytes;
       this.settle(fail("too-large", `the body passed the read cap of ${max} bytes; reading stopped`, this.started));
-      controller.abort(new Error("the body passed the read cap"));
+      // Reading stops, unless the answer ends in the same read (its connection then stays usable, as
+      // with request(), whose stream had read it whole before the cap was seen).
+      queueMicrotask(() => {
+        if (!this.ended) controller.abort(new Error("the body passed the read cap"));
+      });
       return;
     }
     this.chunks.push(chunk);
   }
 
+  /** An upgrade (a 101 undici took as one): not an answer the harness reads; the exchange fails. */
+  onRequestUpgrade(
+    _controller: Dispatcher.DispatchController,
+    _status: number,
+    _headers: unknown,
+    socket: Duplex,
+  ): void {
+    socket.destroy();
+    this.answered = true;
+    this.onResponseError(undefined, new Error("the target switched the connection to another protocol"));
+  }
+
   onResponseEnd(): void {
+    this.ended = true;
     if (this.settled) return;
     const { chunks, size } = this;
     this.finish(this.bodiless ? Buffer.alloc(0) : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
