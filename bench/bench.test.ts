@@ -109,7 +109,7 @@ it("npm run bench -- --smoke --only harness times the suite and the harness agai
   for (const t of result.harness!.throughput) expect(t.overDispatch).toBeCloseTo(t.harness / t.rawDispatch!, 6);
 }, 120_000);
 
-it("npm run bench -- --smoke --only proxy measures direct, the bare pass-through and plantstore proxy", async () => {
+it("npm run bench -- --smoke --only proxy measures direct, the bare and the validating pass-through and plantstore proxy", async () => {
   const out = join(tempDir("plantstore-bench-"), "result.json");
   const lines: string[] = [];
   const result = await runBench({ sections: ["proxy"], smoke: true, out }, (l) => lines.push(l));
@@ -126,6 +126,10 @@ it("npm run bench -- --smoke --only proxy measures direct, the bare pass-through
   expect(p.ratio).toBeCloseTo(p.proxied.requestsPerSecond / p.direct.requestsPerSecond, 6);
   expect(lines.some((l) => l.startsWith("One request at a time: direct p50"))).toBe(true);
   expect(JSON.parse(readFileSync(out, "utf8")).proxy.sequential.proxied.p99Ms).toBe(p.sequential.proxied.p99Ms);
+  // The anchor forwarded every create too, and each proxy's CPU was read.
+  expect([p.validating!.errors, p.validating!.non2xx]).toEqual([0, 0]);
+  expect(p.ratioToValidating).toBeCloseTo(p.proxied.requestsPerSecond / p.validating!.requestsPerSecond, 6);
+  for (const cpu of Object.values(p.cpuUsPerExchange!)) expect(cpu).toBeGreaterThan(0);
 }, 120_000);
 
 it("node dist/bench/engine-calls.js times the engine's creates and reads in process, and refuses a bad mode", () => {

@@ -114,6 +114,12 @@ function proxy(p: NonNullable<BenchResult["proxy"]>): string[] {
   return [
     `Reference server, valid creates, saturated (autocannon), medians of ${p.rounds} rounds: direct ${fmt(p.direct.requestsPerSecond)} req/s, p99 ${fmt(p.direct.p99Ms, 1)} ms; bare node:http pass-through ${fmt(p.bare.requestsPerSecond)} req/s, p99 ${fmt(p.bare.p99Ms, 1)} ms; plantstore proxy ${fmt(p.proxied.requestsPerSecond)} req/s, p99 ${fmt(p.proxied.p99Ms, 1)} ms`,
     `proxy/direct req/s ${fmt(p.ratio, 2)} (issue target >= 0.60; the bare pass-through reaches ${fmt(p.bareRatio, 2)}); proxy/bare pass-through ${fmt(p.ratioToBare, 2)}; saturated p99 added ${fmt(p.addedP99Ms, 1)} ms (issue target <= 2); errors ${p.direct.errors + p.bare.errors + p.proxied.errors}, non-2xx ${p.direct.non2xx + p.bare.non2xx + p.proxied.non2xx}`,
+    ...(p.validating === undefined || p.cpuUsPerExchange === undefined
+      ? []
+      : [
+          `Hand-written validating pass-through (Ajv, both bodies of each create) ${fmt(p.validating.requestsPerSecond)} req/s, ${fmt(p.validating.requestsPerSecond / p.bare.requestsPerSecond, 2)} of the bare pass-through; plantstore proxy over it ${fmt(p.ratioToValidating!, 2)}. ` +
+            `CPU µs an exchange (medians): bare ${fmt(p.cpuUsPerExchange.bare, 1)}, validating ${fmt(p.cpuUsPerExchange.validating, 1)}, plantstore proxy ${fmt(p.cpuUsPerExchange.proxied, 1)}`,
+        ]),
     `One request at a time: direct ${seq(p.sequential.direct)}; bare pass-through ${seq(p.sequential.bare)}; plantstore proxy ${seq(p.sequential.proxied)}; p99 added ${fmt(p.sequentialAddedP99Ms, 2)} ms`,
   ];
 }

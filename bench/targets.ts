@@ -200,9 +200,17 @@ export async function startProxyTarget(upstream: string): Promise<{ url: string;
   return { url, pid: child.pid as number, stop: stopChild(child) };
 }
 
-/** The bare node:http pass-through (bench/bare-proxy.ts) in its own process in front of `upstream`. */
-export async function startBareProxy(upstream: string): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
-  const { child, url } = await spawnAndWait([join(KIT_ROOT, "dist", "bench", "bare-proxy.js"), upstream]);
+/**
+ * A hand-written proxy in its own process in front of `upstream`: "bare", the node:http
+ * pass-through (bench/bare-proxy.ts); "validating", the same with Ajv judging each create
+ * (bench/validating-proxy.ts), the anchor for `plantstore proxy`.
+ */
+export async function startBareProxy(
+  upstream: string,
+  kind: "bare" | "validating" = "bare",
+): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+  const script = join(KIT_ROOT, "dist", "bench", kind === "bare" ? "bare-proxy.js" : "validating-proxy.js");
+  const { child, url } = await spawnAndWait([script, upstream]);
   await firstAnswer(url, Date.now() + 30_000);
   return { url, pid: child.pid as number, stop: stopChild(child) };
 }
