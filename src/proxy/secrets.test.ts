@@ -131,6 +131,22 @@ describe("SecretBook.forRequest", () => {
   });
 });
 
+describe("SecretBook.forRequest, values that hold what a key could be split at", () => {
+  const none = { headers: new Set<string>(), query: new Set<string>(), cookies: new Set<string>() };
+
+  // Node with --insecure-http-parser lets a header value hold NUL: a key of values joined with NUL
+  // gave the second request the first's secrets, so its own were neither masked nor recorded.
+  it("does not take a NUL inside Authorization for the split between Authorization and Proxy-Authorization", () => {
+    const book = new SecretBook();
+    book.forRequest(none, { authorization: "Bearer tok-one-1234\u0000pa-two-5678" }, "/plants");
+    const headers = { authorization: "Bearer tok-one-1234", "proxy-authorization": "pa-two-5678" };
+    const { secrets, redact } = book.forRequest(none, headers, "/plants");
+    expect(secrets).toEqual(secretsOf(none, headers, "/plants"));
+    expect(redact("tok-one-1234 pa-two-5678")).toBe("[REDACTED] [REDACTED]");
+    expect(book.redactor()("tok-one-1234 pa-two-5678")).toBe("[REDACTED] [REDACTED]");
+  });
+});
+
 describe("no secret in any output", () => {
   it("masks apiKeys (header, query, cookie) and the bearer token in console and reports", async () => {
     const keys = { header: "hk-7f1e9a0c", query: "qk-0b9d3e55", cookie: "ck-a41c7d2e", bearer: "bt-93e0f1aa" };

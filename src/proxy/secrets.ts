@@ -93,16 +93,22 @@ export interface RequestScope {
   readonly redact: Redactor;
 }
 
-/** The values of a request that secretsOf reads, as one key (NUL cannot occur in a header or a target). */
+/**
+ * One value of a key, its length first: no run of values can spell another's, whatever bytes a
+ * header holds (with --insecure-http-parser a value may hold NUL).
+ */
+const keyPart = (value: string | undefined): string => (value === undefined ? "-" : `${value.length}:${value}`);
+
+/** The values of a request that secretsOf reads, as one key. */
 function credentialKey(places: CredentialPlaces, headers: Readonly<Record<string, string>>, target: string): string {
   const proxyAuthorization = headers["proxy-authorization"];
-  // Most often the one place: Authorization (no NUL in a header value, so this key is no other's).
+  // Most often the one place: Authorization.
   if (proxyAuthorization === undefined && places.headers.size + places.query.size + places.cookies.size === 0)
-    return headers.authorization ?? "\u0000";
-  let key = `${headers.authorization ?? "\u0001"}\u0000${proxyAuthorization ?? "\u0001"}`;
-  for (const name of places.headers) key += `\u0000${headers[name] ?? "\u0001"}`;
-  if (places.query.size > 0) key += `\u0000${target}`;
-  if (places.cookies.size > 0) key += `\u0000${headers.cookie ?? "\u0001"}`;
+    return keyPart(headers.authorization);
+  let key = keyPart(headers.authorization) + keyPart(proxyAuthorization);
+  for (const name of places.headers) key += keyPart(headers[name]);
+  if (places.query.size > 0) key += keyPart(target);
+  if (places.cookies.size > 0) key += keyPart(headers.cookie);
   return key;
 }
 
