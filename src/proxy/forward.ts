@@ -1,14 +1,9 @@
-import {
-  Agent as HttpAgent,
-  request as httpRequest,
-  type ClientRequest,
-  type IncomingMessage,
-  type ServerResponse,
-} from "node:http";
-import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+import type { ClientRequest, IncomingMessage, ServerResponse } from "node:http";
+import { errors } from "undici";
 import type { TransportFailureKind } from "../harness/http-client.js";
 import { dict } from "../dict.js";
 import { answerCodeFor, proxyErrorAnswer } from "./error-answers.js";
+import { connectingLeg, refusedByClient, type Leg, type Upstream } from "./upstream.js";
 
 /**
  * Fields that describe one connection, not the message: a proxy does not forward them (RFC 9110
@@ -99,40 +94,6 @@ export class BodyCapture {
   }
 }
 
-/** The upstream: where requests go, and the pooled keep-alive connections to it. */
-export interface Upstream {
-  readonly base: URL;
-  /** The authority to put in Host. */
-  readonly host: string;
-  request(method: string, target: string, headers: string[]): ClientRequest;
-  close(): void;
-}
-
-/** An upstream for a base URL (http or https, maybe with a base path the request targets are appended to). */
-export function createUpstream(base: URL): Upstream {
-  const https = base.protocol === "https:";
-  const agent = https ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
-  const basePath = base.pathname.replace(/\/+$/, "");
-  return {
-    base,
-    host: base.host,
-    request(method, target, headers) {
-      const options = {
-        protocol: base.protocol,
-        hostname: base.hostname.replace(/^\[|\]$/g, ""),
-        port: base.port || (https ? 443 : 80),
-        method,
-        path: basePath + target,
-        headers,
-        agent,
-        setHost: false,
-      };
-      return https ? httpsRequest(options) : httpRequest(options);
-    },
-    close: () => agent.destroy(),
-  };
-}
-
 /** Why the upstream gave no usable answer; `unreachable` means no connection could be made at all. */
 export interface UpstreamFailure {
   readonly kind: TransportFailureKind;
@@ -192,7 +153,7 @@ function classify(
       message: `TLS with the upstream failed (${detail}); Node trusts NODE_EXTRA_CA_CERTS for a private CA`,
     };
   }
-  if (code.startsWith("HPE_"))
+  if (code.startsWith("HPE_") || malformedByUndici(error, code))
     return { kind: "malformed-http", message: `the upstream's answer is not valid HTTP/1.1 (${detail})` };
   if (headersSeen && declared !== undefined && got < Number(declared)) {
     return {
@@ -204,6 +165,15 @@ function classify(
     kind: "reset",
     message: `the upstream closed the connection ${headersSeen ? "in mid-answer" : "before answering"} (${detail})`,
   };
+}
+
+/** An error of undici's that says the answer broke HTTP/1.1 (its parser's errors may carry no code). */
+function malformedByUndici(error: unknown, code: string): boolean {
+  return (
+    error instanceof errors.HTTPParserError ||
+    code === "UND_ERR_HEADERS_OVERFLOW" ||
+    code === "UND_ERR_RES_CONTENT_LENGTH_MISMATCH"
+  );
 }
 
 /** The Error-shaped body the proxy answers with when the upstream failed: an answer of its wire-error table. */
@@ -228,7 +198,7 @@ export function forwardExchange(
 }
 
 /** One exchange on its way: what has passed so far, and the handlers of both connections' events. */
-class InFlight {
+class InFlight implements Leg {
   private readonly started = performance.now();
   private readonly method: string;
   private readonly target: string;
@@ -246,6 +216,13 @@ class InFlight {
   private abandoned = false;
   private outbound: ClientRequest | undefined;
   private readonly watchdog: NodeJS.Timeout;
+  /** Through undici (`Leg`): its abort, its resume after backpressure, whether its answer ended as framed. */
+  private abortLeg: ((error?: Error) => void) | undefined;
+  private resumeLeg: (() => void) | undefined;
+  private legEnded = false;
+  /** While undici is given the request: a refusal now means it sent nothing. */
+  private dispatching = false;
+  private refused: unknown;
 
   constructor(
     private readonly req: IncomingMessage,
@@ -268,29 +245,119 @@ class InFlight {
     const { req, res } = this;
     const headers = splitHeaders(req.rawHeaders, upstream.host);
     this.requestHeaders = headers.map;
+    req.on("error", () => undefined); // the client's reset shows as res "close" below
+    res.on("close", () => {
+      if (!res.writableFinished && this.failure === undefined && this.clientGone === undefined) {
+        this.clientGone = "the client closed the connection before the answer was complete";
+        this.outbound?.destroy();
+        this.abortLeg?.();
+      }
+      this.settle();
+    });
+    if (wholeFirst(this.method, headers.map)) this.bodyFirst(upstream, headers.forwarded);
+    else this.streamed(upstream, headers.forwarded, undefined);
+  }
+
+  /** Through node:http's client, the body streamed as it comes (or given whole, when undici refused it). */
+  private streamed(upstream: Upstream, forwarded: string[], whole: Buffer | null | undefined): void {
+    const req = this.req;
     let outbound: ClientRequest;
     try {
-      outbound = upstream.request(this.method, originForm(this.target), headers.forwarded);
+      outbound = upstream.request(this.method, originForm(this.target), forwarded);
     } catch (error) {
       this.unforwardable(error);
       return;
     }
     this.outbound = outbound;
+    outbound.on("error", (error) => this.fail(error));
+    outbound.on("response", (incoming) => this.answered(incoming));
+    if (whole !== undefined) {
+      outbound.end(whole ?? undefined);
+      return;
+    }
     req.on("data", (chunk: Buffer) => {
       this.requestBody.add(chunk);
       this.progress();
     });
-    req.on("error", () => undefined); // the client's reset shows as res "close" below
     req.pipe(outbound);
-    outbound.on("error", (error) => this.fail(error));
-    outbound.on("response", (incoming) => this.answered(incoming));
-    res.on("close", () => {
-      if (!res.writableFinished && this.failure === undefined && this.clientGone === undefined) {
-        this.clientGone = "the client closed the connection before the answer was complete";
-        this.outbound?.destroy();
-      }
-      this.settle();
+  }
+
+  /**
+   * Through undici's dispatch: the request's body (small, its length declared) read first, then sent
+   * with it. A request undici will not build goes through node:http instead, which sends it or refuses
+   * it as before.
+   */
+  private bodyFirst(upstream: Upstream, forwarded: string[]): void {
+    const req = this.req;
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => {
+      this.requestBody.add(chunk);
+      chunks.push(chunk);
+      this.progress();
     });
+    req.on("end", () => {
+      if (this.clientGone !== undefined || this.settled) return;
+      const body = chunks.length === 0 ? null : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+      this.dispatching = true;
+      upstream.dispatch(this.method, originForm(this.target), forwarded, body, this);
+      this.dispatching = false;
+      if (this.refused !== undefined) this.streamed(upstream, forwarded, body);
+    });
+  }
+
+  /** Leg: undici writes the request now. */
+  onConnect(abort: (error?: Error) => void): void {
+    this.abortLeg = abort;
+    connectingLeg(this);
+  }
+
+  /** Leg: the answer's head; it goes to the client as it is. An informational (1xx) head is not forwarded. */
+  onHeaders(status: number, raw: Buffer[], resume: () => void, statusText: string): boolean {
+    if (status < 200) return true;
+    this.resumeLeg = resume;
+    const list: string[] = [];
+    for (const b of raw) list.push(b.toString("latin1"));
+    this.progress();
+    this.onAnswer();
+    const headers = splitHeaders(list);
+    this.response = { status, headers: headers.map };
+    try {
+      this.res.writeHead(status, statusText, headers.forwarded);
+    } catch (error) {
+      this.fail(error);
+      return false;
+    }
+    return true;
+  }
+
+  /** Leg: a piece of the answer's body, written on; undici waits while the client's connection is full. */
+  onData(chunk: Buffer): boolean {
+    this.responseBody.add(chunk);
+    this.progress();
+    if (this.res.write(chunk)) return true;
+    this.res.once("drain", () => this.resumeLeg?.());
+    return false;
+  }
+
+  /** Leg: the answer ended as its framing said, with its trailers. */
+  onComplete(trailers: readonly (Buffer | string)[] | null): void {
+    this.legEnded = true;
+    if (trailers !== null && trailers.length > 0) {
+      const list = trailers.map((t) => (typeof t === "string" ? t : t.toString("latin1")));
+      this.res.addTrailers(pairs(list));
+    }
+    this.res.end();
+  }
+
+  /** Leg: the exchange failed, or undici refused to build the request (then nothing went out). */
+  onError(error: Error): void {
+    if (this.dispatching && refusedByClient(error)) this.refused = error;
+    else this.fail(error);
+  }
+
+  /** Leg: bytes or an error on the connection after the answer ended. */
+  afterEnd(error: Error): void {
+    if (this.legEnded && !this.settled) this.fail(error);
   }
 
   /** The rest of the client's request is read and thrown away (up to DISCARD_CAP), not forwarded. */
@@ -329,7 +396,7 @@ class InFlight {
       requestComplete: this.req.complete,
       response: this.response,
       responseBody: this.responseBody,
-      responseComplete: this.answer?.complete === true && this.failure === undefined,
+      responseComplete: (this.legEnded || this.answer?.complete === true) && this.failure === undefined,
       failure: this.failure,
       answeredWith: this.answeredWith,
       clientGone: this.clientGone,
@@ -341,7 +408,7 @@ class InFlight {
   private fail(error: unknown): void {
     if (this.failure !== undefined || this.clientGone !== undefined || this.abandoned) return;
     const res = this.res;
-    if (this.answer?.complete === true) {
+    if (this.legEnded || this.answer?.complete === true) {
       // The answer ended as its framing said, and then more bytes came (a Content-Length shorter than
       // the body): the client gets the answer Node read, and the upstream is held to the extra bytes.
       const detail = (error as { code?: unknown }).code;
@@ -353,7 +420,7 @@ class InFlight {
       };
       return;
     }
-    const declared = this.answer?.headers["content-length"];
+    const declared = this.response?.headers["content-length"];
     const failure = classify(
       error,
       this.timedOut,
@@ -376,6 +443,7 @@ class InFlight {
       res.destroy();
     }
     this.outbound?.destroy();
+    this.abortLeg?.();
   }
 
   /** No byte either way for the timeout. */
@@ -384,6 +452,7 @@ class InFlight {
       // The client stopped sending its request: that is the client's stall, not the upstream's.
       this.clientGone = `the client sent nothing for ${this.limits.timeoutMs} ms before its request was whole`;
       this.outbound?.destroy();
+      this.abortLeg?.();
       this.res.destroy();
       return;
     }
@@ -444,6 +513,21 @@ class InFlight {
  * is read and thrown away up to a cap, so the client reads its answer rather than a reset.
  */
 const DISCARD_CAP = 64 * 1024 * 1024;
+
+/** The most a body may be to be read whole before it is sent on (through undici); a larger one streams. */
+const WHOLE_FIRST_BYTES = 64 * 1024;
+
+/**
+ * Whether a request goes through undici, its body read first: a declared length up to
+ * WHOLE_FIRST_BYTES or no body, and nothing undici sends otherwise than node:http. Not HEAD (undici
+ * closes the connection after one), not Expect (undici does not send it), not Transfer-Encoding
+ * (undici frames a body itself).
+ */
+function wholeFirst(method: string, headers: Record<string, string>): boolean {
+  if (method === "HEAD" || headers.expect !== undefined || headers["transfer-encoding"] !== undefined) return false;
+  const length = headers["content-length"];
+  return length === undefined || (/^\d{1,6}$/.test(length) && Number(length) <= WHOLE_FIRST_BYTES);
+}
 
 /** The request target in origin-form: an absolute-form one (RFC 9112 section 3.2.2) loses scheme and authority. */
 function originForm(target: string): string {
