@@ -119,6 +119,8 @@ export interface ForwardedExchange {
   readonly answeredWith: number | undefined;
   /** The client went away (or stalled, or sent what Node cannot forward) first: not the server's fault. */
   readonly clientGone: string | undefined;
+  /** The proxy could not read the upstream's answer, through no fault of the upstream's (why, in words). */
+  readonly proxyFault: string | undefined;
   readonly durationMs: number;
 }
 
@@ -210,6 +212,7 @@ class InFlight implements Leg {
   private failure: UpstreamFailure | undefined;
   private answeredWith: number | undefined;
   private clientGone: string | undefined;
+  private proxyFault: string | undefined;
   private timedOut = false;
   private settled = false;
   /** The upstream answered whole before the client's request was: the rest of it is not forwarded. */
@@ -223,6 +226,8 @@ class InFlight implements Leg {
   /** While undici is given the request: a refusal now means it sent nothing. */
   private dispatching = false;
   private refused: unknown;
+  /** What went to undici, kept to send again through node:http (see `onError`). */
+  private sent: { readonly upstream: Upstream; readonly forwarded: string[]; readonly body: Buffer | null } | undefined;
 
   constructor(
     private readonly req: IncomingMessage,
@@ -254,7 +259,7 @@ class InFlight implements Leg {
       }
       this.settle();
     });
-    if (wholeFirst(this.method, headers.map)) this.bodyFirst(upstream, headers.forwarded);
+    if (!upstream.continueSeen && wholeFirst(this.method, headers.map)) this.bodyFirst(upstream, headers.forwarded);
     else this.streamed(upstream, headers.forwarded, undefined);
   }
 
@@ -299,6 +304,7 @@ class InFlight implements Leg {
       if (this.clientGone !== undefined || this.settled) return;
       const body = chunks.length === 0 ? null : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
       this.dispatching = true;
+      this.sent = { upstream, forwarded, body };
       upstream.dispatch(this.method, originForm(this.target), forwarded, body, this);
       this.dispatching = false;
       if (this.refused !== undefined) this.streamed(upstream, forwarded, body);
@@ -352,7 +358,35 @@ class InFlight implements Leg {
   /** Leg: the exchange failed, or undici refused to build the request (then nothing went out). */
   onError(error: Error): void {
     if (this.dispatching && refusedByClient(error)) this.refused = error;
+    else if (this.response === undefined && this.sent !== undefined && unaskedContinue(error))
+      this.continued(this.sent);
     else this.fail(error);
+  }
+
+  /**
+   * The upstream answered 100 Continue to a request without Expect, which RFC 9110 section 15.2
+   * allows and undici does not read past (it closes the connection). From now on every request to
+   * this upstream goes through node:http, which reads on to the final answer. This one is sent again
+   * that way if its method is idempotent, as a proxy may (RFC 9110 section 9.2.2); otherwise the
+   * client gets a 502 and the exchange is not judged: the fault is the proxy's.
+   */
+  private continued(sent: NonNullable<InFlight["sent"]>): void {
+    if (this.failure !== undefined || this.clientGone !== undefined || this.settled) return;
+    sent.upstream.continueSeen = true;
+    this.abortLeg = undefined;
+    if (IDEMPOTENT.has(this.method)) return this.streamed(sent.upstream, sent.forwarded, sent.body);
+    const why =
+      "the upstream answered 100 Continue to a request without Expect (RFC 9110 section 15.2 allows it), " +
+      `which the proxy's client for small requests cannot read past, and a ${this.method} is not sent twice; ` +
+      "later requests to this upstream go through a client that reads past it";
+    this.proxyFault = why;
+    const own = upstreamErrorBody("reset", why);
+    this.answeredWith = own.status;
+    this.res.writeHead(own.status, {
+      "content-type": "application/json",
+      "content-length": String(Buffer.byteLength(own.body)),
+    });
+    this.res.end(own.body);
   }
 
   /** Leg: bytes or an error on the connection after the answer ended. */
@@ -400,6 +434,7 @@ class InFlight implements Leg {
       failure: this.failure,
       answeredWith: this.answeredWith,
       clientGone: this.clientGone,
+      proxyFault: this.proxyFault,
       durationMs: performance.now() - this.started,
     });
   }
@@ -513,6 +548,14 @@ class InFlight implements Leg {
  * is read and thrown away up to a cap, so the client reads its answer rather than a reset.
  */
 const DISCARD_CAP = 64 * 1024 * 1024;
+
+/** Methods a proxy may send again when the connection failed before an answer (RFC 9110 section 9.2.2). */
+const IDEMPOTENT = new Set(["GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE"]);
+
+/** undici's error for a 100 Continue it did not ask for (the only "bad response" while a request of its runs). */
+function unaskedContinue(error: Error & { code?: unknown }): boolean {
+  return error.code === "UND_ERR_SOCKET" && error.message === "bad response";
+}
 
 /** The most a body may be to be read whole before it is sent on (through undici); a larger one streams. */
 const WHOLE_FIRST_BYTES = 64 * 1024;

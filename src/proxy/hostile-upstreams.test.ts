@@ -160,3 +160,57 @@ describe("upstreams that break off their answer", () => {
     }
   });
 });
+
+describe("upstreams within HTTP's latitude", () => {
+  // RFC 9110 section 15.2: a client must read past 1xx answers it did not ask for. undici (the
+  // proxy's client for small requests) closes the connection at a 100 Continue without Expect.
+  const continued = (heads: string[]) =>
+    rawUpstream((s: Socket, head) => {
+      heads.push(head.split("\r\n")[0]!);
+      s.write("HTTP/1.1 100 Continue\r\n\r\n");
+      setImmediate(() =>
+        s.write(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 19\r\n\r\n{"id":1,"name":"x"}`),
+      );
+    });
+
+  it("a 100 Continue unasked: a POST gets 502, not judged (the proxy's fault); later ones read past it", async () => {
+    const heads: string[] = [];
+    const upstream = await continued(heads);
+    const proxy = await startProxy({ target: upstream.url, contract, port: 0, timeoutMs: TIMEOUT });
+    try {
+      const first = await send(`${proxy.url}/plants`, create);
+      const second = await send(`${proxy.url}/plants`, create);
+      expect(first.status).toBe(502);
+      expect(errorBody(first.body).message).toContain("100 Continue");
+      expect([second.status, second.body.toString()]).toEqual([200, '{"id":1,"name":"x"}']);
+      // Each POST reached the upstream once.
+      expect(heads).toEqual(["POST /plants HTTP/1.1", "POST /plants HTTP/1.1"]);
+      const { exchanges, summary } = await proxy.stop();
+      expect(exchanges[0]!.notJudged).toMatchObject({ kind: "proxy-error" });
+      expect(exchanges[0]!.notJudged!.message).toContain("RFC 9110 section 15.2");
+      expect(exchanges[0]!.findings.filter((f) => f.side === "server")).toEqual([]);
+      expect(exchanges[1]).toMatchObject({ status: 200, answeredBy: "upstream", notJudged: undefined });
+      expect(summary.exitCode).not.toBe(1);
+    } finally {
+      await proxy.stop();
+      await upstream.close();
+    }
+  });
+
+  it("a 100 Continue unasked to an idempotent request: sent again, read past, the answer forwarded", async () => {
+    const heads: string[] = [];
+    const upstream = await continued(heads);
+    const proxy = await startProxy({ target: upstream.url, contract, port: 0, timeoutMs: TIMEOUT });
+    try {
+      const got = await send(`${proxy.url}/plants/1`, { headers: ["Authorization", `Bearer ${TOKEN}`] });
+      expect([got.status, got.body.toString()]).toEqual([200, '{"id":1,"name":"x"}']);
+      expect(heads).toEqual(["GET /plants/1 HTTP/1.1", "GET /plants/1 HTTP/1.1"]);
+      const { exchanges } = await proxy.stop();
+      expect(exchanges[0]).toMatchObject({ status: 200, answeredBy: "upstream" });
+      expect(exchanges[0]!.notJudged?.kind).not.toBe("proxy-error");
+    } finally {
+      await proxy.stop();
+      await upstream.close();
+    }
+  });
+});

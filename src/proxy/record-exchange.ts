@@ -137,6 +137,7 @@ function serverSide(
   const failure = f.failure === undefined ? undefined : redact(f.failure.message);
   const failureNote = failure === undefined ? "" : ` (${failure})`;
   if (f.clientGone !== undefined) notJudged = unjudged(cut ? "cut" : "client-gone", cut ? CUT : f.clientGone);
+  else if (f.proxyFault !== undefined) notJudged = unjudged("proxy-error", f.proxyFault);
   else if (f.failure?.kind === "unreachable" && !reachableBefore) {
     notJudged = unjudged("unreachable", `the upstream was never reachable: ${failure}`);
   } else if (operation === undefined) {

@@ -13,6 +13,8 @@ export interface Upstream {
   readonly base: URL;
   /** The authority to put in Host. */
   readonly host: string;
+  /** It answered 100 Continue unasked once: every request goes through node:http (forward.ts `continued`). */
+  continueSeen: boolean;
   /** Through node:http: streams the body, sends Expect, keeps every field as written. */
   request(method: string, target: string, headers: string[]): ClientRequest;
   /**
@@ -40,6 +42,7 @@ export function createUpstream(base: URL): Upstream {
   return {
     base,
     host: base.host,
+    continueSeen: false,
     request(method, target, headers) {
       const options = {
         protocol: base.protocol,
