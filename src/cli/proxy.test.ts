@@ -4,7 +4,7 @@ import { XMLParser } from "fast-xml-parser";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { kitContract } from "../../test/helpers.js";
 import { runCli, spawnCli, stopSpawned, type Spawned } from "../../test/process.js";
-import { closedUrl, send } from "../../test/proxy-helpers.js";
+import { closedUrl, rawUpstream, send } from "../../test/proxy-helpers.js";
 import { tempDir } from "../../test/temp-dir.js";
 import { json, startVariant } from "../../test/variant-server.js";
 import { startReferenceServer, type ReferenceServer } from "../server/index.js";
@@ -162,5 +162,28 @@ describe("plantstore proxy", () => {
     const help = await runCli(["proxy", "--help"]);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("Exit codes: 0 no answer broke the contract");
+  });
+
+  it("under NODE_OPTIONS=--insecure-http-parser, reads leniently what node:http reads so (a folded field)", async () => {
+    // undici, the client for small requests, has no lenient mode: the proxy sends every request through node:http.
+    const plant = '{"id":5,"name":"a"}';
+    const folded = `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-A: a\r\n b\r\nContent-Length: ${plant.length}\r\n\r\n${plant}`;
+    const upstream = await rawUpstream((s) => s.write(folded));
+    try {
+      for (const lenient of [false, true]) {
+        running = spawnCli(
+          ["proxy", "--target", upstream.url, "--port", "0", "--max-exchanges", "1"],
+          lenient ? { NODE_OPTIONS: "--insecure-http-parser" } : {},
+        );
+        const [, url] = await running.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+        const got = await send(`${url}/plants`, { method: "POST", headers: headers(), body: plant });
+        expect(got.status, lenient ? "lenient" : "strict").toBe(lenient ? 200 : 502);
+        expect(await running.exited).toBe(lenient ? 0 : 1);
+        await stopSpawned(running);
+        running = undefined;
+      }
+    } finally {
+      await upstream.close();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import type { ClientRequest, IncomingMessage, ServerResponse } from "node:http";
+import { STATUS_CODES, type ClientRequest, type IncomingMessage, type ServerResponse } from "node:http";
 import { errors } from "undici";
 import type { TransportFailureKind } from "../harness/http-client.js";
 import { dict } from "../dict.js";
@@ -126,7 +126,10 @@ export interface ForwardedExchange {
 
 const UNREACHABLE = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL"]);
 
-/** Sorts an upstream error by its code, never by its message text. */
+/**
+ * Sorts an upstream error by its code, never by its message text, but for undici's parser errors,
+ * which carry no code (see `undiciMeaning`).
+ */
 function classify(
   error: unknown,
   timedOut: boolean,
@@ -155,9 +158,21 @@ function classify(
       message: `TLS with the upstream failed (${detail}); Node trusts NODE_EXTRA_CA_CERTS for a private CA`,
     };
   }
-  if (code.startsWith("HPE_") || malformedByUndici(error, code))
+  const short = headersSeen && declared !== undefined && got < Number(declared);
+  const meaning = undiciMeaning(error, code);
+  if (meaning === "switched")
+    return {
+      kind: "malformed-http",
+      message: `the upstream switched protocols (101) though the request asked for no upgrade, RFC 9110 section 7.8 (${detail})`,
+    };
+  if (meaning === "unreadable")
+    return {
+      kind: "malformed-http",
+      message: `the upstream's answer could not be read as HTTP/1.1 (the client stopped at a check of its own: ${firstLine(detail)})`,
+    };
+  if (code.startsWith("HPE_") || meaning === "malformed" || (meaning === "length" && !short))
     return { kind: "malformed-http", message: `the upstream's answer is not valid HTTP/1.1 (${detail})` };
-  if (headersSeen && declared !== undefined && got < Number(declared)) {
+  if (short) {
     return {
       kind: "length-mismatch",
       message: `the upstream closed after ${got} of the ${declared} bytes its Content-Length announced (${detail})`,
@@ -169,14 +184,28 @@ function classify(
   };
 }
 
-/** An error of undici's that says the answer broke HTTP/1.1 (its parser's errors may carry no code). */
-function malformedByUndici(error: unknown, code: string): boolean {
-  return (
-    error instanceof errors.HTTPParserError ||
-    code === "UND_ERR_HEADERS_OVERFLOW" ||
-    code === "UND_ERR_RES_CONTENT_LENGTH_MISMATCH"
-  );
+/**
+ * What an error of undici's says of the answer, where its code alone does not: `length`, a body
+ * other than its Content-Length (or any parser error where one was declared); `ended`, the connection
+ * closed in mid-body (llhttp's "Invalid EOF state": undici's parser errors carry no code, as
+ * `ERROR[ret]` maps names to numbers, so llhttp's reason is read); `switched`, a 101 the request did
+ * not ask for; `unreadable`, an answer undici stops at with an assertion (a 101 without Upgrade).
+ */
+function undiciMeaning(
+  error: unknown,
+  code: string,
+): "length" | "ended" | "malformed" | "switched" | "unreadable" | undefined {
+  const message = (error as { message?: unknown }).message;
+  if (code === "UND_ERR_RES_CONTENT_LENGTH_MISMATCH") return "length";
+  if (error instanceof errors.HTTPParserError)
+    return typeof message === "string" && message.includes("(Invalid EOF state)") ? "ended" : "malformed";
+  if (code === "UND_ERR_HEADERS_OVERFLOW") return "malformed";
+  if (code === "UND_ERR_SOCKET" && message === "bad upgrade") return "switched";
+  if (code === "ERR_ASSERTION") return "unreadable";
+  return undefined;
 }
+
+const firstLine = (text: string): string => text.split("\n")[0]!.trim();
 
 /** The Error-shaped body the proxy answers with when the upstream failed: an answer of its wire-error table. */
 export function upstreamErrorBody(kind: TransportFailureKind, detail: string): { status: number; body: string } {
@@ -226,6 +255,8 @@ class InFlight implements Leg {
   /** While undici is given the request: a refusal now means it sent nothing. */
   private dispatching = false;
   private refused: unknown;
+  /** The error of undici's that a bodiless answer with a Content-Length ended on (not the upstream's fault). */
+  private forgiven: Error | undefined;
   /** What went to undici, kept to send again through node:http (see `onError`). */
   private sent: { readonly upstream: Upstream; readonly forwarded: string[]; readonly body: Buffer | null } | undefined;
 
@@ -259,7 +290,7 @@ class InFlight implements Leg {
       }
       this.settle();
     });
-    if (!upstream.continueSeen && wholeFirst(this.method, headers.map)) this.bodyFirst(upstream, headers.forwarded);
+    if (!upstream.nodeOnly && wholeFirst(this.method, headers.map)) this.bodyFirst(upstream, headers.forwarded);
     else this.streamed(upstream, headers.forwarded, undefined);
   }
 
@@ -330,7 +361,7 @@ class InFlight implements Leg {
     try {
       this.res.writeHead(status, statusText, headers.forwarded);
     } catch (error) {
-      this.fail(error);
+      this.headUnwritable(error);
       return false;
     }
     return true;
@@ -358,7 +389,12 @@ class InFlight implements Leg {
   /** Leg: the exchange failed, or undici refused to build the request (then nothing went out). */
   onError(error: Error): void {
     if (this.dispatching && refusedByClient(error)) this.refused = error;
-    else if (this.response === undefined && this.sent !== undefined && unaskedContinue(error))
+    else if (this.bodilessWithLength(error)) {
+      // A 304's Content-Length is its representation's (RFC 9110 section 8.6); undici expects the
+      // bytes. The answer is whole: it ends here, and undici's closing of the connection is no fault.
+      this.forgiven = error;
+      this.onComplete(null);
+    } else if (this.response === undefined && this.sent !== undefined && unaskedContinue(error))
       this.continued(this.sent);
     else this.fail(error);
   }
@@ -372,7 +408,7 @@ class InFlight implements Leg {
    */
   private continued(sent: NonNullable<InFlight["sent"]>): void {
     if (this.failure !== undefined || this.clientGone !== undefined || this.settled) return;
-    sent.upstream.continueSeen = true;
+    sent.upstream.nodeOnly = true;
     this.abortLeg = undefined;
     if (IDEMPOTENT.has(this.method)) return this.streamed(sent.upstream, sent.forwarded, sent.body);
     const why =
@@ -380,18 +416,47 @@ class InFlight implements Leg {
       `which the proxy's client for small requests cannot read past, and a ${this.method} is not sent twice; ` +
       "later requests to this upstream go through a client that reads past it";
     this.proxyFault = why;
-    const own = upstreamErrorBody("reset", why);
+    this.answerOwn("reset", why);
+  }
+
+  /**
+   * The proxy's own answer (502, 504), from its wire-error table. The reason phrase is written out:
+   * a head of the upstream's that node:http refused may have left its own behind, refused again.
+   */
+  private answerOwn(kind: TransportFailureKind, detail: string): void {
+    const own = upstreamErrorBody(kind, detail);
     this.answeredWith = own.status;
-    this.res.writeHead(own.status, {
+    this.res.writeHead(own.status, STATUS_CODES[own.status], {
       "content-type": "application/json",
       "content-length": String(Buffer.byteLength(own.body)),
     });
     this.res.end(own.body);
   }
 
+  /** The upstream's answer head holds what node:http will not write (a control character in its reason phrase). */
+  private headUnwritable(error: unknown): void {
+    const code = (error as { code?: unknown }).code;
+    const named = typeof code === "string" ? `${code}: ` : "";
+    this.fail(error, {
+      kind: "malformed-http",
+      message: `the upstream's answer head cannot be forwarded (${named}${(error as Error).message})`,
+    });
+  }
+
+  /** undici's complaint that a 204 or 304, which has no body, had none of the length its Content-Length says. */
+  private bodilessWithLength(error: Error & { code?: unknown }): boolean {
+    const status = this.response?.status;
+    return (
+      error.code === "UND_ERR_RES_CONTENT_LENGTH_MISMATCH" &&
+      (status === 204 || status === 304) &&
+      this.responseBody.bytes === 0 &&
+      !this.legEnded
+    );
+  }
+
   /** Leg: bytes or an error on the connection after the answer ended. */
   afterEnd(error: Error): void {
-    if (this.legEnded && !this.settled) this.fail(error);
+    if (this.legEnded && !this.settled && error !== this.forgiven) this.fail(error);
   }
 
   /** The rest of the client's request is read and thrown away (up to DISCARD_CAP), not forwarded. */
@@ -439,8 +504,11 @@ class InFlight implements Leg {
     });
   }
 
-  /** The upstream failed: the client gets the proxy's own answer, or a broken one if the upstream's head is out. */
-  private fail(error: unknown): void {
+  /**
+   * The upstream failed (`known` says how, else its error is classified): the client gets the
+   * proxy's own answer, or a broken one if the upstream's head is out.
+   */
+  private fail(error: unknown, known?: UpstreamFailure): void {
     if (this.failure !== undefined || this.clientGone !== undefined || this.abandoned) return;
     const res = this.res;
     if (this.legEnded || this.answer?.complete === true) {
@@ -456,24 +524,19 @@ class InFlight implements Leg {
       return;
     }
     const declared = this.response?.headers["content-length"];
-    const failure = classify(
-      error,
-      this.timedOut,
-      this.limits.timeoutMs,
-      this.response !== undefined,
-      declared,
-      this.responseBody.bytes,
-    );
+    const failure =
+      known ??
+      classify(
+        error,
+        this.timedOut,
+        this.limits.timeoutMs,
+        this.response !== undefined,
+        declared,
+        this.responseBody.bytes,
+      );
     this.failure = failure;
-    if (!res.headersSent && !res.destroyed) {
-      const own = upstreamErrorBody(failure.kind, failure.message);
-      this.answeredWith = own.status;
-      res.writeHead(own.status, {
-        "content-type": "application/json",
-        "content-length": String(Buffer.byteLength(own.body)),
-      });
-      res.end(own.body);
-    } else {
+    if (!res.headersSent && !res.destroyed) this.answerOwn(failure.kind, failure.message);
+    else {
       // The head is out: the client must see the same broken answer the upstream gave, not a complete one.
       res.destroy();
     }
@@ -503,10 +566,7 @@ class InFlight implements Leg {
     const code = (error as { code?: unknown }).code;
     const clientGone = `the request could not be forwarded (${typeof code === "string" ? code : "unknown"})`;
     this.clientGone = clientGone;
-    const own = upstreamErrorBody("reset", clientGone);
-    this.answeredWith = own.status;
-    this.res.writeHead(own.status, { "content-type": "application/json" });
-    this.res.end(own.body);
+    this.answerOwn("reset", clientGone);
     this.settle();
   }
 
@@ -521,7 +581,7 @@ class InFlight implements Leg {
     try {
       res.writeHead(incoming.statusCode ?? 502, incoming.statusMessage, headers.forwarded);
     } catch (error) {
-      this.fail(error);
+      this.headUnwritable(error);
       return;
     }
     incoming.on("data", (chunk: Buffer) => {

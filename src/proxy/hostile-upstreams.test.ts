@@ -1,7 +1,7 @@
 import type { Socket } from "node:net";
 import { describe, expect, it } from "vitest";
 import { kitContract, TOKEN } from "../../test/helpers.js";
-import { closedUrl, httpUpstream, rawUpstream, send, type Closable } from "../../test/proxy-helpers.js";
+import { closedUrl, httpUpstream, rawUpstream, rawValues, send, type Closable } from "../../test/proxy-helpers.js";
 import { startProxy } from "./start-proxy.js";
 
 // Upstreams that misbehave on the wire. For each: the client gets an answer or a broken connection
@@ -212,5 +212,60 @@ describe("upstreams within HTTP's latitude", () => {
       await proxy.stop();
       await upstream.close();
     }
+  });
+});
+
+describe("answers at the edges of HTTP/1.1, through either client", () => {
+  // A create goes through undici (a small body); a HEAD or a large body through node:http.
+  const large = { ...create, body: JSON.stringify({ id: 1, name: "x".repeat(70 * 1024) }) };
+  const head = { ...create, method: "HEAD", body: undefined };
+  const via = async (misbehave: (s: Socket) => void, requests: Parameters<typeof send>[1][]) => {
+    const upstream = await rawUpstream(misbehave);
+    const proxy = await startProxy({ target: upstream.url, contract, port: 0, timeoutMs: TIMEOUT });
+    try {
+      const answers = [];
+      for (const r of requests) answers.push(await send(`${proxy.url}/plants`, r));
+      return { answers, ...(await proxy.stop()) };
+    } finally {
+      await proxy.stop();
+      await upstream.close();
+    }
+  };
+
+  it("a 304 with a Content-Length and no body is forwarded whole, no failure", async () => {
+    const answer = 'HTTP/1.1 304 Not Modified\r\nETag: "x"\r\nContent-Length: 15\r\n\r\n';
+    const { answers, exchanges } = await via((s) => s.write(answer), [create, large]);
+    for (const a of answers)
+      expect([a.status, a.error, rawValues(a.rawHeaders, "etag")]).toEqual([304, undefined, ['"x"']]);
+    for (const e of exchanges) expect(e.findings.filter((f) => f.severity === "failure")).toEqual([]);
+  });
+
+  it("a reason phrase node:http will not write: 502 to the client, a malformed answer, the proxy lives on", async () => {
+    const answer = `HTTP/1.1 200 O\x01K\r\nContent-Length: ${plant.length}\r\n\r\n${plant}`;
+    const { answers, exchanges } = await via((s) => s.write(answer), [create, large, head]);
+    expect(answers.map((a) => a.status)).toEqual([502, 502, 502]);
+    expect(errorBody(answers[0]!.body).message).toContain("cannot be forwarded");
+    for (const e of exchanges.slice(0, 2))
+      expect(e.findings[0]).toMatchObject({ check: "response.received", message: "no usable answer: malformed-http" });
+  });
+
+  it("101 to a request that asked for no upgrade: a malformed answer, at once", async () => {
+    const answer = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: foo\r\nConnection: Upgrade\r\n\r\n";
+    const { answers, exchanges } = await via((s) => s.write(answer), [create]);
+    expect(answers[0]!.status).toBe(502);
+    expect(exchanges[0]!.findings[0]).toMatchObject({ message: "no usable answer: malformed-http" });
+    expect(exchanges[0]!.findings[0]!.received).toContain("RFC 9110 section 7.8");
+  });
+
+  it("a close in mid-body: length-mismatch under a Content-Length, reset when chunked, on either client", async () => {
+    const json = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n";
+    const short = await via((s) => s.end(`${json}Content-Length: 100\r\n\r\n{"name":`), [create, large]);
+    const chunked = await via(
+      (s) => s.end(`${json}Transfer-Encoding: chunked\r\n\r\n7\r\n{"name"\r\n`),
+      [create, large],
+    );
+    for (const e of short.exchanges)
+      expect(e.findings[0]).toMatchObject({ message: "no usable answer: length-mismatch" });
+    for (const e of chunked.exchanges) expect(e.findings[0]).toMatchObject({ message: "no usable answer: reset" });
   });
 });

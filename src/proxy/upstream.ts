@@ -13,8 +13,11 @@ export interface Upstream {
   readonly base: URL;
   /** The authority to put in Host. */
   readonly host: string;
-  /** It answered 100 Continue unasked once: every request goes through node:http (forward.ts `continued`). */
-  continueSeen: boolean;
+  /**
+   * Every request goes through node:http: under --insecure-http-parser (undici's parser has no lenient
+   * mode, and node:http's does), or once the upstream answered 100 Continue unasked (forward.ts `continued`).
+   */
+  nodeOnly: boolean;
   /** Through node:http: streams the body, sends Expect, keeps every field as written. */
   request(method: string, target: string, headers: string[]): ClientRequest;
   /**
@@ -35,14 +38,21 @@ export interface Leg extends Dispatcher.DispatchHandler {
 export function createUpstream(base: URL): Upstream {
   const https = base.protocol === "https:";
   const agent = https ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
-  // The exchange's own watchdog bounds every wait (silence of --timeout), so undici's do not.
-  const pool = new Pool(base.origin, { headersTimeout: 0, bodyTimeout: 0, connect: { timeout: 0 } });
+  // The exchange's own watchdog bounds every wait (silence of --timeout), so undici's do not; a
+  // server's Keep-Alive timeout is trusted to within 1 s (undici's default margin, 2 s, would make
+  // `timeout=2` close every connection after one answer).
+  const pool = new Pool(base.origin, {
+    headersTimeout: 0,
+    bodyTimeout: 0,
+    connect: { timeout: 0 },
+    keepAliveTimeoutThreshold: 1_000,
+  });
   const basePath = base.pathname.replace(/\/+$/, "");
   watchConnections();
   return {
     base,
     host: base.host,
-    continueSeen: false,
+    nodeOnly: lenientParsing(),
     request(method, target, headers) {
       const options = {
         protocol: base.protocol,
@@ -64,6 +74,12 @@ export function createUpstream(base: URL): Upstream {
       void pool.destroy().catch(() => undefined);
     },
   };
+}
+
+/** Whether node:http parses leniently here (--insecure-http-parser, on the command line or in NODE_OPTIONS). */
+function lenientParsing(): boolean {
+  const flag = "--insecure-http-parser";
+  return process.execArgv.includes(flag) || (process.env.NODE_OPTIONS ?? "").split(/\s+/).includes(flag);
 }
 
 /** Whether undici refused to build the request (before any byte went out), rather than the exchange failing. */
