@@ -182,6 +182,37 @@ describe("plantstore proxy", () => {
         await stopSpawned(running);
         running = undefined;
       }
+      // A trailer value node:http reads under the flag but will not write: a broken answer, and the proxy lives on.
+      const trailer =
+        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTrailer: X-T\r\n\r\n2\r\n{}\r\n0\r\nX-T: a\x01b\r\n\r\n";
+      const odd = await rawUpstream((s) => s.write(trailer));
+      try {
+        const report = join(dir, "trailer.json");
+        const args = [
+          "proxy",
+          "--target",
+          odd.url,
+          "--port",
+          "0",
+          "--max-exchanges",
+          "2",
+          "--report",
+          `json=${report}`,
+        ];
+        running = spawnCli(args, { NODE_OPTIONS: "--insecure-http-parser" });
+        const [, url] = await running.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+        const broken = await send(`${url}/plants`, { method: "POST", headers: headers(), body: plant });
+        const next = await send(`${url}/plants`, { method: "POST", headers: headers(), body: plant });
+        expect(broken.error).toBeDefined();
+        expect(next.error).toBeDefined();
+        expect(await running.exited).toBe(1);
+        // Both exchanges judged and reported: the process lived through the first.
+        const { summary, exchanges } = JSON.parse(readFileSync(report, "utf8"));
+        expect(summary).toMatchObject({ exchanges: 2, stoppedBy: "max-exchanges" });
+        expect(JSON.stringify(exchanges)).toContain("trailer fields cannot be forwarded");
+      } finally {
+        await odd.close();
+      }
     } finally {
       await upstream.close();
     }

@@ -1,4 +1,5 @@
 import { STATUS_CODES, type ClientRequest, type IncomingMessage, type ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
 import { errors } from "undici";
 import type { TransportFailureKind } from "../harness/http-client.js";
 import { dict } from "../dict.js";
@@ -124,6 +125,9 @@ export interface ForwardedExchange {
   readonly durationMs: number;
 }
 
+/** A 101: no request through the proxy asks for one, as Upgrade is a hop-by-hop field it does not forward. */
+const SWITCHED = "the upstream switched protocols (101) though the request asked for no upgrade, RFC 9110 section 7.8";
+
 const UNREACHABLE = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL"]);
 
 /**
@@ -163,7 +167,7 @@ function classify(
   if (meaning === "switched")
     return {
       kind: "malformed-http",
-      message: `the upstream switched protocols (101) though the request asked for no upgrade, RFC 9110 section 7.8 (${detail})`,
+      message: `${SWITCHED} (${detail})`,
     };
   if (meaning === "unreadable")
     return {
@@ -307,6 +311,10 @@ class InFlight implements Leg {
     this.outbound = outbound;
     outbound.on("error", (error) => this.fail(error));
     outbound.on("response", (incoming) => this.answered(incoming));
+    outbound.on("upgrade", (_incoming: IncomingMessage, socket: Duplex) => {
+      socket.destroy();
+      this.switched("an Upgrade answer");
+    });
     if (whole !== undefined) {
       outbound.end(whole ?? undefined);
       return;
@@ -378,11 +386,11 @@ class InFlight implements Leg {
 
   /** Leg: the answer ended as its framing said, with its trailers. */
   onComplete(trailers: readonly (Buffer | string)[] | null): void {
-    this.legEnded = true;
     if (trailers !== null && trailers.length > 0) {
       const list = trailers.map((t) => (typeof t === "string" ? t : t.toString("latin1")));
-      this.res.addTrailers(pairs(list));
+      if (!this.forwardTrailers(list)) return;
     }
+    this.legEnded = true;
     this.res.end();
   }
 
@@ -392,7 +400,9 @@ class InFlight implements Leg {
     else if (this.bodilessWithLength(error)) {
       // A 304's Content-Length is its representation's (RFC 9110 section 8.6); undici expects the
       // bytes. The answer is whole: it ends here, and undici's closing of the connection is no fault.
+      // Bytes after it undici does not read: this upstream's answers go through node:http from now on.
       this.forgiven = error;
+      if (this.sent !== undefined) this.sent.upstream.nodeOnly = true;
       this.onComplete(null);
     } else if (this.response === undefined && this.sent !== undefined && unaskedContinue(error))
       this.continued(this.sent);
@@ -431,6 +441,30 @@ class InFlight implements Leg {
       "content-length": String(Buffer.byteLength(own.body)),
     });
     this.res.end(own.body);
+  }
+
+  /** Writes the answer's trailers on; false when node:http will not write them (then the answer is broken off). */
+  private forwardTrailers(raw: readonly string[]): boolean {
+    try {
+      this.res.addTrailers(pairs(raw));
+      return true;
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      const named = typeof code === "string" ? `${code}: ` : "";
+      this.fail(error, {
+        kind: "malformed-http",
+        message: `the upstream's trailer fields cannot be forwarded (${named}${(error as Error).message})`,
+      });
+      return false;
+    }
+  }
+
+  /** The upstream switched protocols (101), which no request through the proxy asks for (Upgrade is hop-by-hop). */
+  private switched(detail: string): void {
+    this.fail(new Error(detail), {
+      kind: "malformed-http",
+      message: `${SWITCHED} (${detail})`,
+    });
   }
 
   /** The upstream's answer head holds what node:http will not write (a control character in its reason phrase). */
@@ -511,7 +545,7 @@ class InFlight implements Leg {
   private fail(error: unknown, known?: UpstreamFailure): void {
     if (this.failure !== undefined || this.clientGone !== undefined || this.abandoned) return;
     const res = this.res;
-    if (this.legEnded || this.answer?.complete === true) {
+    if (known === undefined && (this.legEnded || this.answer?.complete === true)) {
       // The answer ended as its framing said, and then more bytes came (a Content-Length shorter than
       // the body): the client gets the answer Node read, and the upstream is held to the extra bytes.
       const detail = (error as { code?: unknown }).code;
@@ -573,6 +607,7 @@ class InFlight implements Leg {
   /** The upstream's answer head came: it goes to the client as it is, its body streamed after it. */
   private answered(incoming: IncomingMessage): void {
     const res = this.res;
+    if (incoming.statusCode === 101) return this.switched("101 without Upgrade");
     this.answer = incoming;
     this.progress();
     this.onAnswer();
@@ -590,7 +625,7 @@ class InFlight implements Leg {
     });
     // Registered before pipe's own "end" handler, so the trailers go out before the last chunk.
     incoming.on("end", () => {
-      if (incoming.rawTrailers.length > 0) res.addTrailers(pairs(incoming.rawTrailers));
+      if (incoming.rawTrailers.length > 0 && !this.forwardTrailers(incoming.rawTrailers)) return;
       if (!this.req.complete) this.abandon();
     });
     incoming.on("error", (error) => this.fail(error));

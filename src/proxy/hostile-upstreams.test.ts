@@ -251,10 +251,14 @@ describe("answers at the edges of HTTP/1.1, through either client", () => {
 
   it("101 to a request that asked for no upgrade: a malformed answer, at once", async () => {
     const answer = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: foo\r\nConnection: Upgrade\r\n\r\n";
-    const { answers, exchanges } = await via((s) => s.write(answer), [create]);
-    expect(answers[0]!.status).toBe(502);
-    expect(exchanges[0]!.findings[0]).toMatchObject({ message: "no usable answer: malformed-http" });
-    expect(exchanges[0]!.findings[0]!.received).toContain("RFC 9110 section 7.8");
+    const bare = "HTTP/1.1 101 Switching Protocols\r\n\r\n";
+    for (const sent of [answer, bare]) {
+      const { answers, exchanges } = await via((s) => s.write(sent), [create, large]);
+      expect(answers.map((a) => a.status)).toEqual([502, 502]);
+      for (const e of exchanges) expect(e.findings[0]).toMatchObject({ message: "no usable answer: malformed-http" });
+      // Named as a switch where the client says so (all but undici's bare 101, which it stops at unread).
+      if (sent === answer) for (const e of exchanges) expect(e.findings[0]!.received).toContain("RFC 9110 section 7.8");
+    }
   });
 
   it("a close in mid-body: length-mismatch under a Content-Length, reset when chunked, on either client", async () => {
