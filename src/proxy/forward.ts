@@ -4,7 +4,8 @@ import { errors } from "undici";
 import type { TransportFailureKind } from "../harness/http-client.js";
 import { dict } from "../dict.js";
 import { answerCodeFor, proxyErrorAnswer } from "./error-answers.js";
-import { connectingLeg, refusedByClient, type Leg, type Upstream } from "./upstream.js";
+import { connectingNow, release } from "./connection-watch.js";
+import { refusedByClient, type Leg, type Upstream } from "./upstream.js";
 
 /**
  * Fields that describe one connection, not the message: a proxy does not forward them (RFC 9110
@@ -131,8 +132,8 @@ const SWITCHED = "the upstream switched protocols (101) though the request asked
 const UNREACHABLE = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL"]);
 
 /**
- * Sorts an upstream error by its code, never by its message text, but for undici's parser errors,
- * which carry no code (see `undiciMeaning`).
+ * Sorts an upstream error by its code, never by its message text, but for undici's errors whose code
+ * does not say it (see `undiciMeaning`).
  */
 function classify(
   error: unknown,
@@ -189,11 +190,13 @@ function classify(
 }
 
 /**
- * What an error of undici's says of the answer, where its code alone does not: `length`, a body
- * other than its Content-Length (or any parser error where one was declared); `ended`, the connection
- * closed in mid-body (llhttp's "Invalid EOF state": undici's parser errors carry no code, as
- * `ERROR[ret]` maps names to numbers, so llhttp's reason is read); `switched`, a 101 the request did
- * not ask for; `unreadable`, an answer undici stops at with an assertion (a 101 without Upgrade).
+ * What an error of undici's says of the answer, where its code alone does not, read from its message
+ * where it has no other: `length`, a body other than its Content-Length (undici's `createError` gives
+ * this code also for a parser error in a body of declared length); `ended`, the connection closed in
+ * mid-body (llhttp's "Invalid EOF state"; undici's parser errors carry no code, as `ERROR[ret]` looks
+ * a number up in a map of names), sorted then as node:http's are (length-mismatch or reset);
+ * `switched`, a 101 the request did not ask for ("bad upgrade"); `unreadable`, an answer undici stops
+ * at with an assertion (a 101 without Upgrade).
  */
 function undiciMeaning(
   error: unknown,
@@ -229,7 +232,7 @@ export function forwardExchange(
   limits: { readonly maxBodyBytes: number; readonly timeoutMs: number },
   onAnswer: () => void,
 ): Promise<ForwardedExchange> {
-  return new Promise((resolve) => new InFlight(req, res, limits, onAnswer, resolve).forward(upstream));
+  return new Promise((resolve) => new InFlight(req, res, upstream, limits, onAnswer, resolve).forward());
 }
 
 /** One exchange on its way: what has passed so far, and the handlers of both connections' events. */
@@ -262,11 +265,12 @@ class InFlight implements Leg {
   /** The error of undici's that a bodiless answer with a Content-Length ended on (not the upstream's fault). */
   private forgiven: Error | undefined;
   /** What went to undici, kept to send again through node:http (see `onError`). */
-  private sent: { readonly upstream: Upstream; readonly forwarded: string[]; readonly body: Buffer | null } | undefined;
+  private sent: { readonly forwarded: string[]; readonly body: Buffer | null } | undefined;
 
   constructor(
     private readonly req: IncomingMessage,
     private readonly res: ServerResponse,
+    private readonly upstream: Upstream,
     private readonly limits: { readonly maxBodyBytes: number; readonly timeoutMs: number },
     private readonly onAnswer: () => void,
     private readonly resolve: (exchange: ForwardedExchange) => void,
@@ -281,7 +285,8 @@ class InFlight implements Leg {
   }
 
   /** Sends the request on, streaming its body, and follows both connections until the exchange is over. */
-  forward(upstream: Upstream): void {
+  forward(): void {
+    const upstream = this.upstream;
     const { req, res } = this;
     const headers = splitHeaders(req.rawHeaders, upstream.host);
     this.requestHeaders = headers.map;
@@ -294,19 +299,34 @@ class InFlight implements Leg {
       }
       this.settle();
     });
-    if (!upstream.nodeOnly && wholeFirst(this.method, headers.map)) this.bodyFirst(upstream, headers.forwarded);
-    else this.streamed(upstream, headers.forwarded, undefined);
+    if (!upstream.nodeOnly && wholeFirst(this.method, this.target, headers.map)) this.sendWhole(headers.forwarded);
+    else this.stream(headers.forwarded);
   }
 
-  /** Through node:http's client, the body streamed as it comes (or given whole, when undici refused it). */
-  private streamed(upstream: Upstream, forwarded: string[], whole: Buffer | null | undefined): void {
-    const req = this.req;
+  /** Through node:http's client, the body streamed as it comes. */
+  private stream(forwarded: string[]): void {
+    const outbound = this.byNode(forwarded);
+    if (outbound === undefined) return;
+    this.req.on("data", (chunk: Buffer) => {
+      this.requestBody.add(chunk);
+      this.progress();
+    });
+    this.req.pipe(outbound);
+  }
+
+  /** Through node:http's client, the body already read (undici refused the request, or it is sent again). */
+  private sendByNode(forwarded: string[], body: Buffer | null): void {
+    this.byNode(forwarded)?.end(body ?? undefined);
+  }
+
+  /** The request's head on its way through node:http (undefined when node:http refused it: answered already). */
+  private byNode(forwarded: string[]): ClientRequest | undefined {
     let outbound: ClientRequest;
     try {
-      outbound = upstream.request(this.method, originForm(this.target), forwarded);
+      outbound = this.upstream.request(this.method, originForm(this.target), forwarded);
     } catch (error) {
       this.unforwardable(error);
-      return;
+      return undefined;
     }
     this.outbound = outbound;
     outbound.on("error", (error) => this.fail(error));
@@ -315,15 +335,7 @@ class InFlight implements Leg {
       socket.destroy();
       this.switched("an Upgrade answer");
     });
-    if (whole !== undefined) {
-      outbound.end(whole ?? undefined);
-      return;
-    }
-    req.on("data", (chunk: Buffer) => {
-      this.requestBody.add(chunk);
-      this.progress();
-    });
-    req.pipe(outbound);
+    return outbound;
   }
 
   /**
@@ -331,7 +343,8 @@ class InFlight implements Leg {
    * with it. A request undici will not build goes through node:http instead, which sends it or refuses
    * it as before.
    */
-  private bodyFirst(upstream: Upstream, forwarded: string[]): void {
+  private sendWhole(forwarded: string[]): void {
+    const upstream = this.upstream;
     const req = this.req;
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => {
@@ -343,22 +356,34 @@ class InFlight implements Leg {
       if (this.clientGone !== undefined || this.settled) return;
       const body = chunks.length === 0 ? null : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
       this.dispatching = true;
-      this.sent = { upstream, forwarded, body };
+      this.sent = { forwarded, body };
       upstream.dispatch(this.method, originForm(this.target), forwarded, body, this);
       this.dispatching = false;
-      if (this.refused !== undefined) this.streamed(upstream, forwarded, body);
+      if (this.refused !== undefined) this.sendByNode(forwarded, body);
     });
   }
 
   /** Leg: undici writes the request now. */
   onConnect(abort: (error?: Error) => void): void {
     this.abortLeg = abort;
-    connectingLeg(this);
+    // Over before undici had a connection (the watchdog, the client gone): nothing goes out.
+    if (this.over()) return abort();
+    connectingNow(this);
+  }
+
+  /** The exchange has its outcome (a failure, the client gone, the record made): undici's leg is not wanted. */
+  private over(): boolean {
+    return this.settled || this.failure !== undefined || this.clientGone !== undefined;
   }
 
   /** Leg: the answer's head; it goes to the client as it is. An informational (1xx) head is not forwarded. */
   onHeaders(status: number, raw: Buffer[], resume: () => void, statusText: string): boolean {
+    if (this.over()) {
+      this.abortLeg?.();
+      return false;
+    }
     if (status < 200) return true;
+    this.sent = undefined;
     this.resumeLeg = resume;
     const list: string[] = [];
     for (const b of raw) list.push(b.toString("latin1"));
@@ -367,7 +392,7 @@ class InFlight implements Leg {
     const headers = splitHeaders(list);
     this.response = { status, headers: headers.map };
     try {
-      this.res.writeHead(status, statusText, headers.forwarded);
+      this.res.writeHead(status, this.reasonPhrase(status, statusText), headers.forwarded);
     } catch (error) {
       this.headUnwritable(error);
       return false;
@@ -375,8 +400,24 @@ class InFlight implements Leg {
     return true;
   }
 
+  /**
+   * undici decodes the reason phrase as UTF-8; node:http reads it as Latin-1 and writes it so. The
+   * bytes are recovered, unless they were not UTF-8 (obs-text, RFC 9112 section 4): then the status's
+   * usual phrase goes to the client (a client ignores the phrase, RFC 9112 section 4), and this
+   * upstream's answers go through node:http from now on.
+   */
+  private reasonPhrase(status: number, decoded: string): string {
+    if (!decoded.includes("\uFFFD")) return Buffer.from(decoded, "utf8").toString("latin1");
+    this.upstream.nodeOnly = true;
+    return STATUS_CODES[status] ?? "unknown";
+  }
+
   /** Leg: a piece of the answer's body, written on; undici waits while the client's connection is full. */
   onData(chunk: Buffer): boolean {
+    if (this.over()) {
+      this.abortLeg?.();
+      return false;
+    }
     this.responseBody.add(chunk);
     this.progress();
     if (this.res.write(chunk)) return true;
@@ -402,7 +443,7 @@ class InFlight implements Leg {
       // bytes. The answer is whole: it ends here, and undici's closing of the connection is no fault.
       // Bytes after it undici does not read: this upstream's answers go through node:http from now on.
       this.forgiven = error;
-      if (this.sent !== undefined) this.sent.upstream.nodeOnly = true;
+      this.upstream.nodeOnly = true;
       this.onComplete(null);
     } else if (this.response === undefined && this.sent !== undefined && unaskedContinue(error))
       this.continued(this.sent);
@@ -418,9 +459,9 @@ class InFlight implements Leg {
    */
   private continued(sent: NonNullable<InFlight["sent"]>): void {
     if (this.failure !== undefined || this.clientGone !== undefined || this.settled) return;
-    sent.upstream.nodeOnly = true;
+    this.upstream.nodeOnly = true;
     this.abortLeg = undefined;
-    if (IDEMPOTENT.has(this.method)) return this.streamed(sent.upstream, sent.forwarded, sent.body);
+    if (IDEMPOTENT.has(this.method)) return this.sendByNode(sent.forwarded, sent.body);
     const why =
       "the upstream answered 100 Continue to a request without Expect (RFC 9110 section 15.2 allows it), " +
       `which the proxy's client for small requests cannot read past, and a ${this.method} is not sent twice; ` +
@@ -520,6 +561,7 @@ class InFlight implements Leg {
   private settle(): void {
     if (this.settled) return;
     this.settled = true;
+    release(this);
     clearTimeout(this.watchdog);
     this.resolve({
       method: this.method,
@@ -661,8 +703,10 @@ const WHOLE_FIRST_BYTES = 64 * 1024;
  * closes the connection after one), not Expect (undici does not send it), not Transfer-Encoding
  * (undici frames a body itself).
  */
-function wholeFirst(method: string, headers: Record<string, string>): boolean {
+function wholeFirst(method: string, target: string, headers: Record<string, string>): boolean {
   if (method === "HEAD" || headers.expect !== undefined || headers["transfer-encoding"] !== undefined) return false;
+  // undici sends only an origin-form target (`OPTIONS *` it refuses, and a refusal costs its pool a client).
+  if (!originForm(target).startsWith("/")) return false;
   const length = headers["content-length"];
   return length === undefined || (/^\d{1,6}$/.test(length) && Number(length) <= WHOLE_FIRST_BYTES);
 }

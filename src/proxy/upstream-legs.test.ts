@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
 import { kitContract } from "../../test/helpers.js";
-import { httpUpstream, rawValues, send } from "../../test/proxy-helpers.js";
+import { httpUpstream, rawUpstream, rawValues, send } from "../../test/proxy-helpers.js";
 import { startProxy } from "./start-proxy.js";
 
 // The two ways to the upstream (forward.ts): a request with a small declared body (or none) is read
@@ -101,25 +101,70 @@ describe("the two ways to the upstream", () => {
     });
     const proxy = await startProxy({ target: upstream.url, contract, port: 0 });
     try {
-      const head = await new Promise<string>((resolve, reject) => {
-        const socket = connect(Number(new URL(proxy.url).port), "127.0.0.1");
-        let got = "";
-        socket.on("data", (c: Buffer) => {
-          got += c.toString("latin1");
-          if (got.includes("\r\n\r\n")) {
-            socket.destroy();
-            resolve(got);
-          }
-        });
-        socket.on("error", reject);
-        socket.write("OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n");
-      });
+      const head = await rawHead(proxy.url, "OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n");
       expect(head).toMatch(/^HTTP\/1\.1 204 /);
       expect(head.toLowerCase()).toContain("allow: get, post");
       expect(seen).toEqual(["OPTIONS *"]);
+      // GETs between more of them keep one upstream connection of each client: none is dropped or left idle.
+      for (let i = 0; i < 3; i++) {
+        await send(`${proxy.url}/plants/1`);
+        await rawHead(proxy.url, "OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n");
+      }
+      expect(seen.filter((r) => r === "OPTIONS *")).toHaveLength(4);
+      expect(upstream.connections()).toBe(2);
     } finally {
       await proxy.stop();
       await upstream.close();
     }
   });
+
+  it("a reason phrase reaches the client as its bytes were, UTF-8 or not", async () => {
+    // undici decodes the phrase as UTF-8, node:http as Latin-1: bytes that are UTF-8 are recovered;
+    // others (obs-text) get the status's usual phrase once, then node:http carries that upstream.
+    const phrases = [Buffer.from("Größe passt", "utf8"), Buffer.from([0x4f, 0x6b, 0xe9])];
+    for (const phrase of phrases) {
+      const answer = Buffer.concat([
+        Buffer.from("HTTP/1.1 200 "),
+        phrase,
+        Buffer.from("\r\nContent-Length: 2\r\n\r\n{}"),
+      ]);
+      const upstream = await rawUpstream((socket) => socket.write(answer));
+      const proxy = await startProxy({ target: upstream.url, contract, port: 0 });
+      try {
+        const lines: Buffer[] = [];
+        for (let i = 0; i < 2; i++) lines.push(await statusLine(proxy.url));
+        const utf8 = phrase === phrases[0];
+        expect(lines[0]!.equals(Buffer.concat([Buffer.from("HTTP/1.1 200 "), utf8 ? phrase : Buffer.from("OK")]))).toBe(
+          true,
+        );
+        expect(lines[1]!.equals(Buffer.concat([Buffer.from("HTTP/1.1 200 "), phrase]))).toBe(true);
+      } finally {
+        await proxy.stop();
+        await upstream.close();
+      }
+    }
+  });
 });
+
+/** The status line of a GET's answer, as bytes, over a connection of its own. */
+async function statusLine(url: string): Promise<Buffer> {
+  const head = await rawHead(url, "GET /plants/1 HTTP/1.1\r\nHost: x\r\n\r\n");
+  return Buffer.from(head.slice(0, head.indexOf("\r\n")), "latin1");
+}
+
+/** The head of the answer to a raw request, over a connection of its own. */
+function rawHead(url: string, request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(new URL(url).port), "127.0.0.1");
+    let got = "";
+    socket.on("data", (c: Buffer) => {
+      got += c.toString("latin1");
+      if (got.includes("\r\n\r\n")) {
+        socket.destroy();
+        resolve(got);
+      }
+    });
+    socket.on("error", reject);
+    socket.write(request);
+  });
+}

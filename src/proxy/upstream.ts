@@ -1,13 +1,12 @@
-import { subscribe } from "node:diagnostics_channel";
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
-import type { Socket } from "node:net";
 import { Pool, type Dispatcher } from "undici";
+import { watchConnections, type Watched } from "./connection-watch.js";
 
 /**
  * The upstream: where requests go, and the pooled keep-alive connections to it, two ways. Most
  * requests (a body of known small length, no Expect) go through undici's dispatch API, whose client
- * costs a third of node:http's per exchange; the rest stream through node:http's client.
+ * costs the proxy about a fifth less CPU an exchange; the rest stream through node:http's client.
  */
 export interface Upstream {
   readonly base: URL;
@@ -15,7 +14,8 @@ export interface Upstream {
   readonly host: string;
   /**
    * Every request goes through node:http: under --insecure-http-parser (undici's parser has no lenient
-   * mode, and node:http's does), or once the upstream answered 100 Continue unasked (forward.ts `continued`).
+   * mode, and node:http's does), or once the upstream gave an answer undici does not read as node:http
+   * does (forward.ts: a 100 Continue unasked, a 204 or 304 with a length, an obs-text reason phrase).
    */
   nodeOnly: boolean;
   /** Through node:http: streams the body, sends Expect, keeps every field as written. */
@@ -28,11 +28,11 @@ export interface Upstream {
   close(): void;
 }
 
-/** An exchange's handler for undici's dispatch, told also when its connection breaks after its answer ended. */
-export interface Leg extends Dispatcher.DispatchHandler {
-  /** Bytes or an error came on the connection after the answer's end (a Content-Length shorter than the body). */
-  afterEnd(error: Error): void;
-}
+/**
+ * An exchange's handler for undici's dispatch (its legacy API, which gives the raw header list a
+ * proxy forwards), told also of bytes on its connection after its answer's end (connection-watch.ts).
+ */
+export interface Leg extends Dispatcher.DispatchHandler, Watched {}
 
 /** An upstream for a base URL (http or https, maybe with a base path the request targets are appended to). */
 export function createUpstream(base: URL): Upstream {
@@ -86,40 +86,4 @@ function lenientParsing(): boolean {
 export function refusedByClient(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   return code === "UND_ERR_INVALID_ARG" || code === "UND_ERR_NOT_SUPPORTED";
-}
-
-/*
- * Bytes after the end of an answer. undici reads on after an answer ends as its Content-Length says;
- * bytes that follow on the connection are no answer to anything, and it closes the connection with
- * an error that no request hears. node:http gives that error to the request whose answer it read, and
- * the proxy holds the upstream to it: the same here, by watching each connection. undici's
- * `undici:client:sendHeaders` channel (docs/api/DiagnosticsChannel.md) names the socket a request
- * goes out on; it is published in the same synchronous step as the request's `onConnect`, after it
- * and before any other request's, so the leg that was just told `onConnect` owns that socket.
- */
-let connecting: Leg | undefined;
-const owners = new WeakMap<Socket, Leg>();
-let watching = false;
-
-/** The leg whose request undici is writing now: called from its `onConnect`. */
-export function connectingLeg(leg: Leg): void {
-  connecting = leg;
-}
-
-function watchConnections(): void {
-  if (watching) return;
-  watching = true;
-  subscribe("undici:client:sendHeaders", (message) => {
-    const leg = connecting;
-    connecting = undefined;
-    // Another undici client's request (the process's fetch, say): not the proxy's.
-    if (leg === undefined) return;
-    const { socket } = message as { socket: Socket };
-    if (!owners.has(socket))
-      socket.on("error", (error: Error & { code?: unknown }) => {
-        // undici's own closing of a connection it is done with (Connection: close, an abort) is no fault.
-        if (error.code !== "UND_ERR_INFO") owners.get(socket)?.afterEnd(error);
-      });
-    owners.set(socket, leg);
-  });
 }
