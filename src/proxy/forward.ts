@@ -148,7 +148,8 @@ class InFlight implements Leg {
   private readonly target: string;
   private readonly requestBody: BodyCapture;
   private readonly responseBody: BodyCapture;
-  private requestHeaders: Record<string, string> | undefined;
+  /** The request's fields: what goes on to the upstream, and what the judging reads. */
+  private readonly requestHeaders: SplitHeaders;
   private response: ForwardedExchange["response"];
   private answer: IncomingMessage | undefined;
   private failure: UpstreamFailure | undefined;
@@ -183,6 +184,7 @@ class InFlight implements Leg {
   ) {
     this.method = req.method ?? "GET";
     this.target = req.url ?? "/";
+    this.requestHeaders = splitHeaders(req.rawHeaders, upstream.host);
     this.requestBody = new BodyCapture(limits.maxBodyBytes);
     this.responseBody = new BodyCapture(limits.maxBodyBytes);
     // The Date and Connection fields are the upstream's to write (or not); the proxy adds none.
@@ -192,10 +194,7 @@ class InFlight implements Leg {
 
   /** Sends the request on, streaming its body, and follows both connections until the exchange is over. */
   forward(): void {
-    const upstream = this.upstream;
-    const { req, res } = this;
-    const headers = splitHeaders(req.rawHeaders, upstream.host);
-    this.requestHeaders = headers.map;
+    const { req, res, requestHeaders: headers } = this;
     req.on("error", () => undefined); // the client's reset shows as res "close" below
     res.on("close", () => {
       if (!res.writableFinished && this.failure === undefined && this.clientGone === undefined) {
@@ -205,7 +204,7 @@ class InFlight implements Leg {
       }
       this.settle();
     });
-    if (!upstream.nodeOnly && wholeFirst(this.method, this.target, headers.map)) this.sendWhole(headers.forwarded);
+    if (!this.upstream.nodeOnly && wholeFirst(this.method, this.target, headers.map)) this.sendWhole(headers.forwarded);
     else this.stream(headers.forwarded);
   }
 
@@ -250,7 +249,6 @@ class InFlight implements Leg {
    * it as before.
    */
   private sendWhole(forwarded: string[]): void {
-    const upstream = this.upstream;
     const req = this.req;
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => {
@@ -263,7 +261,7 @@ class InFlight implements Leg {
       const body = chunks.length === 0 ? null : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
       this.dispatching = true;
       this.sent = { forwarded, body };
-      upstream.dispatch(this.method, originForm(this.target), forwarded, body, this);
+      this.upstream.dispatch(this.method, originForm(this.target), forwarded, body, this);
       this.dispatching = false;
       if (this.refused !== undefined) this.sendByNode(forwarded, body);
     });
@@ -300,7 +298,7 @@ class InFlight implements Leg {
     try {
       this.res.writeHead(status, this.reasonPhrase(status, statusText), headers.forwarded);
     } catch (error) {
-      this.headUnwritable(error);
+      this.unwritable("answer head", error);
       return false;
     }
     return true;
@@ -313,6 +311,8 @@ class InFlight implements Leg {
    * upstream's answers go through node:http from now on.
    */
   private reasonPhrase(status: number, decoded: string): string {
+    // Most phrases are ASCII ("OK"), the same text either way: no copy per answer.
+    if (ASCII.test(decoded)) return decoded;
     if (!decoded.includes("\uFFFD")) return Buffer.from(decoded, "utf8").toString("latin1");
     this.upstream.nodeOnly = true;
     return STATUS_CODES[status] ?? "unknown";
@@ -364,7 +364,7 @@ class InFlight implements Leg {
    * client gets a 502 and the exchange is not judged: the fault is the proxy's.
    */
   private continued(sent: NonNullable<InFlight["sent"]>): void {
-    if (this.failure !== undefined || this.clientGone !== undefined || this.settled) return;
+    if (this.over()) return;
     this.upstream.nodeOnly = true;
     this.abortLeg = undefined;
     if (IDEMPOTENT.has(this.method)) return this.sendByNode(sent.forwarded, sent.body);
@@ -396,12 +396,7 @@ class InFlight implements Leg {
       this.res.addTrailers(pairs(raw));
       return true;
     } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      const named = typeof code === "string" ? `${code}: ` : "";
-      this.fail(error, {
-        kind: "malformed-http",
-        message: `the upstream's trailer fields cannot be forwarded (${named}${(error as Error).message})`,
-      });
+      this.unwritable("trailer fields", error);
       return false;
     }
   }
@@ -414,13 +409,13 @@ class InFlight implements Leg {
     });
   }
 
-  /** The upstream's answer head holds what node:http will not write (a control character in its reason phrase). */
-  private headUnwritable(error: unknown): void {
+  /** Part of the upstream's answer holds what node:http will not write (a control character): a malformed answer. */
+  private unwritable(part: "answer head" | "trailer fields", error: unknown): void {
     const code = (error as { code?: unknown }).code;
     const named = typeof code === "string" ? `${code}: ` : "";
     this.fail(error, {
       kind: "malformed-http",
-      message: `the upstream's answer head cannot be forwarded (${named}${(error as Error).message})`,
+      message: `the upstream's ${part} cannot be forwarded (${named}${(error as Error).message})`,
     });
   }
 
@@ -472,7 +467,7 @@ class InFlight implements Leg {
     this.resolve({
       method: this.method,
       target: this.target,
-      requestHeaders: this.requestHeaders ?? splitHeaders(this.req.rawHeaders).map,
+      requestHeaders: this.requestHeaders.map,
       requestBody: this.requestBody,
       requestComplete: this.req.complete,
       response: this.response,
@@ -564,7 +559,7 @@ class InFlight implements Leg {
     try {
       res.writeHead(incoming.statusCode ?? 502, incoming.statusMessage, headers.forwarded);
     } catch (error) {
-      this.headUnwritable(error);
+      this.unwritable("answer head", error);
       return;
     }
     incoming.on("data", (chunk: Buffer) => {
@@ -591,6 +586,8 @@ class InFlight implements Leg {
  * is read and thrown away up to a cap, so the client reads its answer rather than a reset.
  */
 const DISCARD_CAP = 64 * 1024 * 1024;
+
+const ASCII = /^[\x00-\x7f]*$/;
 
 /** Methods a proxy may send again when the connection failed before an answer (RFC 9110 section 9.2.2). */
 const IDEMPOTENT = new Set(["GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE"]);
