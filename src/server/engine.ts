@@ -956,7 +956,7 @@ function list(ctx: Ctx, call: Call): WireResponse {
   }
   const limitDefault = call.op.parameters.find((p) => p.name === shape.paging.limit)?.schema as Json | undefined;
   function* matching(): Generator<Json> {
-    const collection = (collectionOf(ctx, call, false) ?? new Map<string, unknown>()).entries();
+    const collection = collectionOf(ctx, call, false)?.entries() ?? [];
     for (const [key, value] of shape.pages.newestFirst ? [...collection].reverse() : collection) {
       const item = value as Json;
       if (filters.every(([property, wanted]) => wanted.includes(keyOf(item[property]) ?? "\u0000")))
