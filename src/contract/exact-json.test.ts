@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canonicalInteger, parseJsonExact, stringifyExact } from "./exact-json.js";
+import { canonicalInteger, maybeUnfaithful, parseJsonExact, stringifyExact } from "./exact-json.js";
 
 const idOf = (text: string): string | undefined => {
   const r = parseJsonExact(text);
@@ -114,5 +114,43 @@ describe("stringifyExact", () => {
   it("writes bigints as exact integer literals and leaves strings that look like markers alone", () => {
     const text = stringifyExact({ a: 9223372036854775807n, b: [-1n], c: "bigint-0" });
     expect(text).toBe('{"a":9223372036854775807,"b":[-1],"c":"bigint-0"}');
+  });
+});
+
+describe("maybeUnfaithful", () => {
+  // Its meaning, as the regular expression it replaced states it.
+  const meaning = /[\d.]{16}|\d[eE]/;
+
+  it.each([
+    ["1e5", true],
+    ["1E5", true],
+    [".e5", false],
+    ["1.e5", false],
+    ["e1", false],
+    ["9007199254740993", true],
+    ["900719925474099", false],
+    ["1.2345678901234", false],
+    ["1.23456789012345", true],
+    ["...............", false],
+    ["................", true],
+    ['{"id":1000000000123,"name":"Bench fern"}', false],
+    ['{"name":"Fern 3e"}', true],
+    ["", false],
+  ])("%j: %s", (text, expected) => {
+    expect(maybeUnfaithful(text)).toBe(expected);
+    expect(meaning.test(text)).toBe(expected);
+  });
+
+  it("agrees with the regular expression on 20,000 random texts", () => {
+    const alphabet = '0123456789.eE-+ a"{}:,';
+    let seed = 33;
+    const next = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (let i = 0; i < 20_000; i++) {
+      let text = "";
+      const length = Math.floor(next() * 40);
+      // Mostly digits and dots, so that runs near 16 are common.
+      for (let j = 0; j < length; j++) text += alphabet[Math.floor(next() ** 3 * alphabet.length)];
+      if (maybeUnfaithful(text) !== meaning.test(text)) expect(text).toBe("judged as the regular expression does");
+    }
   });
 });

@@ -1,7 +1,7 @@
 // The one exact-number tree of the kit: a parsed JSON value with its exact numbers put back
 // (integers beyond 2^53 as bigints, decimals no double holds as ExactLiteral), and its writer. The
 // engine stores and answers with it, the harness compares with it, certificates are hashed over it.
-import { MAYBE_UNFAITHFUL, parseJsonExact, type ExactNumbers } from "./exact-json.js";
+import { maybeUnfaithful, parseJsonExact, type ExactNumbers } from "./exact-json.js";
 import { unescapePointer } from "./json-pointer.js";
 
 /** A number kept as written: a decimal no double holds (an integer beyond 2^53 is a bigint instead). */
@@ -54,7 +54,7 @@ function put(target: Json | unknown[], key: string | number, value: unknown): vo
 /**
  * Whether `parseJsonExact(writeJson(value))` reads back the value itself, with no exact number: only
  * strings, booleans, null, plain objects and arrays of them, and numbers whose shortest text no reader
- * takes for an exact literal (exact-json's MAYBE_UNFAITHFUL: no run of 16 digits or dots, no exponent).
+ * takes for an exact literal (exact-json's maybeUnfaithful: no run of 16 digits or dots, no exponent).
  * A bigint, an ExactLiteral, a member or item that is undefined, -0, a number past a double's range,
  * an object of another prototype, or nesting past 64 levels: false (judge the written text instead).
  */
@@ -64,7 +64,7 @@ export function readsBackAsItself(value: unknown, depth = 0): boolean {
   if (typeof value === "number")
     return Number.isSafeInteger(value)
       ? value < 1e15 && value > -1e15 && !Object.is(value, -0)
-      : Number.isFinite(value) && !MAYBE_UNFAITHFUL.test(String(value));
+      : Number.isFinite(value) && !maybeUnfaithful(String(value));
   if (typeof value !== "object" || depth > 64) return false;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) if (!readsBackAsItself(value[i], depth + 1)) return false;

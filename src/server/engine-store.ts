@@ -23,6 +23,14 @@ export class Collection {
     return this.#items.has(slotOf(key));
   }
 
+  /** The store's: puts an item unless the key is there; whether it did. */
+  add(key: string, item: unknown): boolean {
+    const slot = slotOf(key);
+    if (this.#items.has(slot)) return false;
+    this.#items.set(slot, item);
+    return true;
+  }
+
   /** The store's: puts an item, keeping its place when the key is there. */
   set(key: string, item: unknown): void {
     this.#items.set(slotOf(key), item);
@@ -148,9 +156,8 @@ export class ResourceStore {
 
   /** Adds an item unless its id exists already or the store is full; never overwrites. */
   insert(c: Collection, id: string, item: unknown): "created" | "duplicate" | "full" {
-    if (c.has(id)) return "duplicate";
-    if (this.#size >= this.maxItems) return "full";
-    c.set(id, item);
+    if (this.#size >= this.maxItems) return c.has(id) ? "duplicate" : "full";
+    if (!c.add(id, item)) return "duplicate";
     this.#size++;
     this.#version++;
     this.#put(c, id, item);
