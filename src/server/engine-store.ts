@@ -1,67 +1,8 @@
 // The mock engine's store: each resource's items, by collection (a nested collection per parent id)
 // and by id, in the order they were made. In memory; one store per engine.
+import { Collection } from "./collection.js";
 
-/**
- * One collection: its items by id key, in the order they were made (a Map keeps it). A key that is a
- * decimal integer of at most 15 digits, as the store writes them (no sign, no leading zero), is held
- * as its number: V8 hashes a number from its value, while a string key is read from memory at every
- * probe and rehash, three times the cost per create in a store of a million items (docs/performance.md).
- * Keys go in and come out as text; the number is this class's own.
- */
-export class Collection {
-  readonly #items = new Map<string | number, unknown>();
-
-  get size(): number {
-    return this.#items.size;
-  }
-
-  get(key: string): unknown {
-    return this.#items.get(slotOf(key));
-  }
-
-  has(key: string): boolean {
-    return this.#items.has(slotOf(key));
-  }
-
-  /** The store's: puts an item unless the key is there; whether it did. */
-  add(key: string, item: unknown): boolean {
-    const slot = slotOf(key);
-    if (this.#items.has(slot)) return false;
-    this.#items.set(slot, item);
-    return true;
-  }
-
-  /** The store's: puts an item, keeping its place when the key is there. */
-  set(key: string, item: unknown): void {
-    this.#items.set(slotOf(key), item);
-  }
-
-  /** The store's: takes an item out; whether it was there. */
-  delete(key: string): boolean {
-    return this.#items.delete(slotOf(key));
-  }
-
-  /** Keys and items in the order made. */
-  *entries(): Generator<[string, unknown]> {
-    for (const [slot, item] of this.#items) yield [typeof slot === "number" ? String(slot) : slot, item];
-  }
-}
-
-/** A key as the collection holds it: a short canonical decimal integer as its number, else the text. */
-function slotOf(key: string): string | number {
-  const length = key.length;
-  if (length === 0 || length > 15) return key;
-  const first = key.charCodeAt(0);
-  // "0" alone is 0; "01", "+1", "-1", "1.0" stay text (String of their number is not them).
-  if (first < 0x30 || first > 0x39 || (first === 0x30 && length > 1)) return key;
-  let n = first - 0x30;
-  for (let i = 1; i < length; i++) {
-    const c = key.charCodeAt(i);
-    if (c < 0x30 || c > 0x39) return key;
-    n = n * 10 + (c - 0x30);
-  }
-  return n;
-}
+export type { Collection };
 
 /**
  * One change of the store, as a journal keeps it (`--save`'s journal: save-file.ts): an item put
