@@ -116,3 +116,73 @@ describe("Collection against an ordered list of pairs", () => {
     expect([...c.entries()]).toEqual(model.pairs);
   });
 });
+
+describe("Collection walked while it changes", () => {
+  it("walks as a Map does (ECMAScript's rule), through compactions mid-walk", () => {
+    let seed = 11;
+    const next = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    for (let round = 0; round < 4; round++) {
+      const c = new Collection();
+      const map = new Map<string, unknown>();
+      for (let i = 0; i < 5_000; i++) {
+        const key = next(2) === 0 ? String(1_000_000_000_000 + i) : `k${i}`;
+        c.add(key, i);
+        map.set(key, i);
+      }
+      const walk = c.entries();
+      const oracle = map.entries();
+      const keys = [...map.keys()];
+      for (let step = 0; ; step++) {
+        const a = walk.next();
+        const b = oracle.next();
+        expect(a).toEqual(b);
+        if (b.done === true) break;
+        // Mostly deletes (compactions follow), some adds, replaces and re-adds of deleted keys.
+        for (let k = 0; k < 3; k++) {
+          const key = keys[next(keys.length)]!;
+          const op = next(10);
+          if (op < 7) expect(c.delete(key)).toBe(map.delete(key));
+          else if (op < 8) {
+            c.set(key, -step);
+            map.set(key, -step);
+          } else {
+            const added = `new${round}-${step}-${k}`;
+            c.add(added, step);
+            map.set(added, step);
+            keys.push(added);
+          }
+        }
+      }
+      expect([...c]).toEqual([...map]);
+      expect([...c.keys()]).toEqual([...map.keys()]);
+      expect([...c.values()]).toEqual([...map.values()]);
+    }
+  });
+});
+
+describe("Collection walked across two compactions between steps", () => {
+  it("finds its place again, as a Map's walk does", () => {
+    const c = new Collection();
+    const map = new Map<string, unknown>();
+    for (let i = 0; i < 5_000; i++) {
+      c.add(String(i + 1), i);
+      map.set(String(i + 1), i);
+    }
+    const walk = c.entries();
+    const oracle = map.entries();
+    for (let i = 0; i < 10; i++) expect(walk.next()).toEqual(oracle.next());
+    // 2,600 deletes compact once (holes past the live entries), 1,300 more compact again.
+    for (let i = 3; i <= 3_902; i++) {
+      c.delete(String(i));
+      map.delete(String(i));
+    }
+    c.set("5", "five");
+    map.set("5", "five");
+    c.add("late", 1);
+    map.set("late", 1);
+    expect([...walk]).toEqual([...oracle]);
+  });
+});

@@ -2,6 +2,8 @@
 const HOLE: unique symbol = Symbol("hole");
 /** Holes allowed before the entries are compacted, at least; and never more than the live entries. */
 const MIN_HOLES = 1024;
+/** Each compacted array of entries, to the array its live entries went to (a walk follows them). */
+const compactedInto = new WeakMap<unknown[], unknown[]>();
 
 /**
  * One collection of the store: its items by id key, in the order they were made. Keys go in and come
@@ -65,15 +67,38 @@ export class Collection {
     return true;
   }
 
-  /** Keys and items in the order made. */
+  /**
+   * Keys and items in the order made. As a Map's: an entry added while walking is reached, one taken
+   * out before it is reached is not; the entries may be compacted meanwhile (the walk finds its place).
+   */
   *entries(): Generator<[string, unknown]> {
-    const items = this.#items;
-    for (let at = 0; at < items.length; at++) {
+    let items = this.#items;
+    for (let at = 0; ; at++) {
+      // Compacted since the last step (once or more): the place is the count of live entries before it.
+      while (items !== this.#items) {
+        let live = 0;
+        for (let i = 0; i < at; i++) if (items[i] !== HOLE) live++;
+        items = compactedInto.get(items)!;
+        at = live;
+      }
+      if (at >= items.length) return;
       const item = items[at];
       if (item === HOLE) continue;
       const n = this.#numbers[at]!;
       yield [Number.isNaN(n) ? this.#texts.get(at)! : String(n), item];
     }
+  }
+
+  [Symbol.iterator](): Generator<[string, unknown]> {
+    return this.entries();
+  }
+
+  *keys(): Generator<string> {
+    for (const [key] of this.entries()) yield key;
+  }
+
+  *values(): Generator<unknown> {
+    for (const [, item] of this.entries()) yield item;
   }
 
   #find(slot: string | number): number {
@@ -110,6 +135,7 @@ export class Collection {
     this.#byNumber.clear();
     this.#byText.clear();
     this.#live = 0;
+    compactedInto.set(items, this.#items);
     for (let at = 0; at < items.length; at++)
       if (items[at] !== HOLE) this.#append(Number.isNaN(numbers[at]!) ? texts.get(at)! : numbers[at]!, items[at]);
   }
@@ -204,10 +230,14 @@ class NumberIndex {
   }
 }
 
-/** A well-spread 32-bit hash of an integer below 2^53, from its low and high 32 bits. */
+/**
+ * A well-spread 32-bit hash of an integer below 2^53: its low and high 32 bits mixed, then
+ * MurmurHash3's finaliser (every bit of the key moves about half the bits of the hash, so keys that
+ * differ only in high bits, multiples of 2^24 say, still spread over the table).
+ */
 function hash(n: number): number {
-  const low = n >>> 0;
-  const high = (n / 4294967296) >>> 0;
-  const h = Math.imul(low ^ Math.imul(high, 0x9e3779b1), 0x85ebca6b);
-  return h ^ (h >>> 15);
+  let h = (n >>> 0) ^ Math.imul((n / 4294967296) >>> 0, 0x9e3779b1);
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return h ^ (h >>> 16);
 }

@@ -226,10 +226,10 @@ export class ResourceStore {
     this.onChange = told;
     for (const c of all) {
       const collection = this.collection(c.resource as string, c.parents as string[]);
-      for (const [key, item] of c.items as [string, unknown][]) {
-        collection.set(key, item);
-        this.#size++;
-      }
+      // A key given twice (a file edited by hand) keeps the last item, counted once.
+      for (const [key, item] of c.items as [string, unknown][])
+        if (collection.add(key, item)) this.#size++;
+        else collection.set(key, item);
     }
     this.#next = next;
     return true;
