@@ -19,4 +19,26 @@ describe("ResourceStore", () => {
     expect(restored.existing("/plants", [])?.get("42")).toEqual({ id: 42 });
     expect(restored.itemsOf("/plants").map(([key]) => key)).toEqual(["42", "042"]);
   });
+
+  it("restores a key given twice (a file edited by hand) once, with its last item", () => {
+    const store = new ResourceStore(10);
+    const snapshot = {
+      version: 1,
+      next: "0",
+      collections: [
+        {
+          resource: "/plants",
+          parents: [],
+          items: [
+            ["7", { v: 1 }],
+            ["7", { v: 2 }],
+            ["8", {}],
+          ],
+        },
+      ],
+    };
+    expect(store.restore(snapshot)).toBe(true);
+    expect(store.size).toBe(2);
+    expect(store.existing("/plants", [])?.get("7")).toEqual({ v: 2 });
+  });
 });
