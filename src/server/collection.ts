@@ -17,7 +17,7 @@ export class Collection {
   #items: unknown[] = [];
   /** Each entry's key as a number, NaN where it is text (then in #texts) or a hole. */
   #numbers = new Float64Array(16);
-  readonly #texts = new Map<number, string>();
+  #texts = new Map<number, string>();
   readonly #byNumber = new NumberIndex();
   readonly #byText = new Map<string, number>();
   #live = 0;
@@ -128,10 +128,10 @@ export class Collection {
   #compact(): void {
     const items = this.#items;
     const numbers = this.#numbers;
-    const texts = new Map(this.#texts);
+    const texts = this.#texts;
     this.#items = [];
     this.#numbers = new Float64Array(Math.max(16, this.#live * 2));
-    this.#texts.clear();
+    this.#texts = new Map();
     this.#byNumber.clear();
     this.#byText.clear();
     this.#live = 0;
