@@ -47,6 +47,8 @@ export interface ResponseValue {
   readonly status: number;
   readonly headers: HeaderFields;
   readonly value: unknown;
+  /** `readsBackAsItself(value)`, where the caller found it already (it writes the value too). */
+  readonly readsBack?: boolean;
 }
 
 /** A request body already parsed (seed data): judged by its media type's schema, as a parsed body is. */
@@ -207,7 +209,7 @@ export function checkResponseValue(operation: CompiledOperation, answer: Respons
   const found = responseReading(operation, answer);
   if (!("reading" in found)) return found;
   const { response, entry, reading } = found;
-  if (reading === "json" && readsBackAsItself(answer.value))
+  if (reading === "json" && (answer.readsBack ?? readsBackAsItself(answer.value)))
     return withResponse(checkValue(entry, answer.value, NO_EXACT), response);
   const body = utf8Encoder.encode(writeJson(answer.value));
   return checkResponse(operation, { status: answer.status, headers: answer.headers, body });
@@ -509,7 +511,8 @@ function checkValue(entry: MediaTypeEntry, value: unknown, exact: ExactNumbers):
  * a plain-text entry (its schema takes strings) with a schema. Others are not read, so not judged.
  */
 function readingOf(entry: MediaTypeEntry, contentType: string | undefined): "json" | "text" | undefined {
-  if (/json/i.test(entry.mediaType)) return "json";
+  // The common key compared first: no expression run for it.
+  if (entry.mediaType === "application/json" || /json/i.test(entry.mediaType)) return "json";
   if (!entry.hasSchema) return undefined;
   if (entry.mediaType.includes("*") && /json/.test(parseMediaType(contentType)?.essence ?? "")) return "json";
   return entry.plainText ? "text" : undefined;

@@ -24,7 +24,10 @@ import { unsatisfiable, type Unsatisfiable } from "./unsatisfiable.js";
 // validators are compiled from the same place (Ajv resolves only pointers that exist in the document).
 
 /** Validates a parsed value; an empty list means valid. Never throws for invalid data. */
-export type Validator = (value: unknown) => Violation[];
+export type Validator = (value: unknown) => readonly Violation[];
+
+/** What a validator returns for a valid value: one list, never changed. */
+const NO_VIOLATIONS: readonly Violation[] = Object.freeze([]);
 
 export interface MediaTypeEntry {
   readonly mediaType: string;
@@ -407,6 +410,8 @@ function compileOperation(
     authRequired: security.length > 0 && security.every((alternative) => alternative.length > 0),
     pointerOfSecurity,
     matchPath(path: string) {
+      // A template without parameters matches itself only: no expression run, no object made.
+      if (names.length === 0) return path === pathTemplate ? NO_PARAMS : undefined;
       const m = regex.exec(path);
       if (m === null) return undefined;
       const params: Record<string, string> = Object.create(null);
@@ -414,6 +419,7 @@ function compileOperation(
       return params;
     },
     matchRawPath(path: string) {
+      if (names.length === 0) return path === pathTemplate ? NO_PARAMS : undefined;
       const m = regex.exec(path);
       if (m === null) return undefined;
       const params: Record<string, string> = Object.create(null);
@@ -620,7 +626,7 @@ function compileTyped(
   const fn = validatorAt(c, side, schemaPointer);
   const validate: Validator = (value) => {
     const v = withStandIns(value);
-    return fn(v) ? [] : fromAjvErrors(fn.errors, root);
+    return fn(v) ? NO_VIOLATIONS : fromAjvErrors(fn.errors, root);
   };
   if (content !== undefined) return { schema: undefined, content, shape, validate };
   return { schema: locateRef(c.doc, schemaPointer)?.value, shape, validate };
@@ -637,7 +643,7 @@ function compileContent(c: Compiler, side: AjvSide, owner: Located, root: string
     let validate: Validator = () => [];
     if (hasSchema) {
       const fn = validatorAt(c, side, `${pointer}/schema`);
-      validate = (v) => (fn(v) ? [] : fromAjvErrors(fn.errors, root));
+      validate = (v) => (fn(v) ? NO_VIOLATIONS : fromAjvErrors(fn.errors, root));
     }
     const isForm = /^(application\/x-www-form-urlencoded|multipart\/form-data)$/i.test(mediaType.trim());
     const form = isForm ? formFields(c, value as Json, pointer) : undefined;
@@ -839,6 +845,9 @@ function withStandIns(value: unknown): unknown {
   }
   return out ?? value;
 }
+
+/** The path parameters of a template that has none. */
+const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze(Object.create(null) as Record<string, string>);
 
 function compilePathTemplate(template: string): { regex: RegExp; names: string[] } {
   const names: string[] = [];

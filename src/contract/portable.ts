@@ -48,7 +48,7 @@ export { escapePointer, unescapePointer, resolvePointer, safeDecode } from "./js
 export { INT32_MIN, INT32_MAX, INT64_MIN, INT64_MAX, TWO_53 } from "./integer-bounds.js";
 export { parseJsonExact, stringifyExact, canonicalInteger, analyseNumber } from "./exact-json.js";
 export type { ExactNumber, ExactNumbers, ParseResult } from "./exact-json.js";
-export { ExactLiteral, exactTree, readExactJson, writeJson } from "./exact-tree.js";
+export { ExactLiteral, exactTree, readExactJson, readsBackAsItself, writeJson } from "./exact-tree.js";
 export { plainValue } from "./plain-value.js";
 export type { Fill, PlainOptions } from "./plain-value.js";
 export { parseMediaType, matchMediaType } from "./media-type.js";

@@ -37,6 +37,18 @@ export function compareTemplates(a: string, b: string): number {
   return as.length - bs.length;
 }
 
+/** The methods as node:http gives them, in lower case: no text made per request. */
+const LOWER_CASE: Readonly<Record<string, string>> = Object.assign(Object.create(null) as Record<string, string>, {
+  GET: "get",
+  PUT: "put",
+  POST: "post",
+  DELETE: "delete",
+  OPTIONS: "options",
+  HEAD: "head",
+  PATCH: "patch",
+  TRACE: "trace",
+});
+
 /**
  * A router over operations, their precedence computed once. A request goes to the most specific
  * matching path that has its method: when the most specific lacks it and a less specific one has it,
@@ -53,15 +65,15 @@ export function createRouter<T extends Routable>(operations: readonly T[]): (met
   }
   const ordered = [...groups.entries()].sort(([a], [b]) => compareTemplates(a, b)).map(([, ops]) => ops);
   return (method, path) => {
-    const m = method.toLowerCase();
-    const allowed: string[] = [];
+    const m = LOWER_CASE[method] ?? method.toLowerCase();
+    let allowed: string[] | undefined;
     for (const ops of ordered) {
       const params = (ops[0] as T).matchPath(path);
       if (params === undefined) continue;
-      const op = ops.find((o) => o.method === m);
-      if (op !== undefined) return { kind: "found", operation: op, params };
+      for (const o of ops) if (o.method === m) return { kind: "found", operation: o, params };
+      allowed ??= [];
       for (const o of ops) if (!allowed.includes(o.method.toUpperCase())) allowed.push(o.method.toUpperCase());
     }
-    return allowed.length > 0 ? { kind: "method-not-allowed", allowed } : { kind: "not-found" };
+    return allowed !== undefined ? { kind: "method-not-allowed", allowed } : { kind: "not-found" };
   };
 }

@@ -23,7 +23,7 @@ import {
   type ErrorExtras,
   type WireResponse,
 } from "./error-answers.js";
-import { ExactLiteral, plainValue, writeJson, type PlainOptions } from "../contract/portable.js";
+import { ExactLiteral, plainValue, readsBackAsItself, writeJson, type PlainOptions } from "../contract/portable.js";
 import { project } from "./engine-values.js";
 
 type Json = Record<string, unknown>;
@@ -103,28 +103,76 @@ function schemaOf(ctx: AnswerContext, entry: MediaTypeEntry): unknown {
 
 /**
  * A value (or each item of a list) with the required properties it lacks filled, nested objects too: from the example at the
- * same place where it has one (the document's own words), else with a plain value.
+ * same place where it has one (the document's own words), else with a plain value. Each schema's
+ * completion is made once (per resolver), then applied by value on every answer.
  */
 export function complete(value: unknown, schema: unknown, resolve: Resolve, example?: unknown, depth = 0): unknown {
-  if (typeof value !== "object" || value === null || value instanceof ExactLiteral || depth > 12) return value;
-  // A list's items each completed by the items' schema (and the example's first item).
-  if (Array.isArray(value)) {
-    const items = (followRefs(schema, resolve) as Json | undefined)?.items;
-    const shown = Array.isArray(example) ? example[0] : undefined;
-    return items === undefined ? value : value.map((v) => complete(v, items, resolve, shown, depth + 1));
-  }
-  const { properties, required } = propertiesOf(followRefs(schema, resolve), resolve);
-  const shown = typeof example === "object" && example !== null && !Array.isArray(example) ? (example as Json) : {};
-  // Copied only where something is filled: an item that lacks nothing is answered as it is.
-  let out: Json | undefined;
-  for (const [name, sub] of properties)
-    if (name in value) {
-      const v = (value as Json)[name];
-      const filled = complete(v, sub, resolve, shown[name], depth + 1);
-      if (filled !== v) (out ??= { ...(value as Json) })[name] = filled;
-    } else if (required.has(name))
-      (out ??= { ...(value as Json) })[name] = name in shown ? shown[name] : plainValue(sub, resolve);
-  return out ?? value;
+  return completerOf(schema, resolve)(value, example, depth);
+}
+
+type Completer = (value: unknown, example: unknown, depth: number) => unknown;
+
+const leaveAsIs: Completer = (value) => value;
+const completers = new WeakMap<Resolve, WeakMap<object, Completer>>();
+
+/** The completion of a schema, made when first asked for (a schema may name itself: made lazily inside). */
+function completerOf(schema: unknown, resolve: Resolve): Completer {
+  // A schema that is no object (`true`, none) declares no properties and no items: nothing to fill.
+  if (typeof schema !== "object" || schema === null) return leaveAsIs;
+  let bySchema = completers.get(resolve);
+  if (bySchema === undefined) completers.set(resolve, (bySchema = new WeakMap()));
+  let made = bySchema.get(schema);
+  if (made === undefined) bySchema.set(schema, (made = madeCompleter(schema, resolve)));
+  return made;
+}
+
+/** A property a completion looks at: declared, with its schema; whether it is required. */
+interface CompletedField {
+  readonly name: string;
+  readonly schema: unknown;
+  readonly required: boolean;
+  complete?: Completer;
+}
+
+/** An example that shows nothing (none, or not an object). */
+const NO_EXAMPLE: Readonly<Json> = Object.freeze(Object.create(null) as Json);
+
+function madeCompleter(schema: object, resolve: Resolve): Completer {
+  const s = followRefs(schema, resolve) as Json | undefined;
+  let items: Completer | undefined;
+  let fields: CompletedField[] | undefined;
+  return (value, example, depth) => {
+    if (typeof value !== "object" || value === null || value instanceof ExactLiteral || depth > 12) return value;
+    // A list's items each completed by the items' schema (and the example's first item).
+    if (Array.isArray(value)) {
+      if (s?.items === undefined) return value;
+      const each = (items ??= completerOf(s.items, resolve));
+      const shown = Array.isArray(example) ? (example[0] as unknown) : undefined;
+      return value.map((v) => each(v, shown, depth + 1));
+    }
+    fields ??= completedFields(s, resolve);
+    const shown =
+      typeof example === "object" && example !== null && !Array.isArray(example) ? (example as Json) : NO_EXAMPLE;
+    // Copied only where something is filled: an item that lacks nothing is answered as it is.
+    let out: Json | undefined;
+    for (const f of fields)
+      if (Object.hasOwn(value, f.name)) {
+        const v = (value as Json)[f.name];
+        // Only an object or a list has anything to fill.
+        if (typeof v !== "object" || v === null) continue;
+        const filled = (f.complete ??= completerOf(f.schema, resolve))(v, shown[f.name], depth + 1);
+        if (filled !== v) (out ??= { ...(value as Json) })[f.name] = filled;
+      } else if (f.required)
+        (out ??= { ...(value as Json) })[f.name] = Object.hasOwn(shown, f.name)
+          ? shown[f.name]
+          : plainValue(f.schema, resolve);
+    return out ?? value;
+  };
+}
+
+function completedFields(schema: unknown, resolve: Resolve): CompletedField[] {
+  const { properties, required } = propertiesOf(schema, resolve);
+  return [...properties].map(([name, sub]) => ({ name, schema: sub, required: required.has(name) }));
 }
 
 /** The documented headers of a response, each required one given a plain value by its schema. */
@@ -195,26 +243,84 @@ export function documentedAnswer(
     return { status, headers: more ? { ...plan.documented, ...headers } : plan.documented, body: "" };
   const { entry, schema, json } = plan;
   const answerHeaders = more ? joined(plan.documented, headers, plan.contentType) : plan.headers;
-  const written = (v: unknown): WireResponse => ({
-    status,
-    headers: answerHeaders,
-    body: json || typeof v !== "string" ? writeJson(v) : v,
-  });
-  // A JSON answer is judged by value before it is written (once, the one sent); another as its text.
-  const accepts = (v: unknown): boolean => (json ? judgedValue(op, status, answerHeaders, v) : judged(op, written(v)));
   const example = exampleOf(ctx, entry, exampleName);
   const stored = value === undefined ? undefined : project(value, schema, ctx.resolve);
   if (stored !== undefined) {
     // The item whole, what it lacks from the example, then plainly: the example may break its schema.
+    // (Without closures: every answer of the mock comes through here.)
     if (example !== undefined) {
-      const v = complete(stored, schema, ctx.resolve, example.value);
-      if (accepts(v)) return written(v);
+      const answer = acceptedAnswer(
+        op,
+        status,
+        answerHeaders,
+        json,
+        complete(stored, schema, ctx.resolve, example.value),
+      );
+      if (answer !== undefined) return answer;
     }
-    const v = complete(stored, schema, ctx.resolve);
-    if (accepts(v)) return written(v);
+    const answer = acceptedAnswer(op, status, answerHeaders, json, complete(stored, schema, ctx.resolve));
+    if (answer !== undefined) return answer;
   }
-  // Else an answer the contract accepts (the example, else a plain value), with as much of the item
-  // laid over it as keeps it accepted: the item's id and values wherever the schema takes them.
+  return laidAnswer(ctx, op, status, answerHeaders, plan, example, stored);
+}
+
+/** An answer whose body is `v`, written as JSON where the answer is JSON (or `v` is no text). */
+function writtenAnswer(
+  status: number,
+  headers: Readonly<Record<string, string>>,
+  json: boolean,
+  v: unknown,
+): WireResponse {
+  return { status, headers, body: json || typeof v !== "string" ? writeJson(v) : v };
+}
+
+/**
+ * The answer of `v` where the contract accepts it, else undefined. A JSON one is judged by value and
+ * written once, the one sent; whether it reads back as itself is found once, for both.
+ */
+function acceptedAnswer(
+  op: CompiledOperation,
+  status: number,
+  headers: Readonly<Record<string, string>>,
+  json: boolean,
+  v: unknown,
+): WireResponse | undefined {
+  if (!json) {
+    const answer = writtenAnswer(status, headers, json, v);
+    return judged(op, answer) ? answer : undefined;
+  }
+  const readsBack = readsBackAsItself(v);
+  if (!checkResponseValue(op, { status, headers, value: v, readsBack }).ok) return undefined;
+  return { status, headers, body: readsBack ? JSON.stringify(v) : writeJson(v) };
+}
+
+/** Whether the contract accepts an answer of `v`: a JSON one by value before it is written (once, the one sent); another as its text. */
+function accepted(
+  op: CompiledOperation,
+  status: number,
+  headers: Readonly<Record<string, string>>,
+  json: boolean,
+  v: unknown,
+): boolean {
+  return json ? judgedValue(op, status, headers, v) : judged(op, writtenAnswer(status, headers, json, v));
+}
+
+/**
+ * Where the item cannot be answered whole: an answer the contract accepts (the example, else a plain
+ * value), with as much of the item laid over it as keeps it accepted: the item's id and values
+ * wherever the schema takes them. Throws Unanswerable where nothing is accepted.
+ */
+function laidAnswer(
+  ctx: AnswerContext,
+  op: CompiledOperation,
+  status: number,
+  answerHeaders: Readonly<Record<string, string>>,
+  plan: AnswerPlan,
+  example: { value: unknown } | undefined,
+  stored: unknown,
+): WireResponse {
+  const { entry, schema, json } = plan;
+  const accepts = (v: unknown): boolean => accepted(op, status, answerHeaders, json, v);
   const bases: (() => unknown)[] = example === undefined ? [] : [() => example.value];
   // Plain values of the schema, then of each branch of a top oneOf/anyOf: the first branch's value
   // may match a later branch too (one extends another), which a oneOf refuses.
@@ -224,9 +330,14 @@ export function documentedAnswer(
   for (const make of bases) {
     const base = make();
     if (accepts(base))
-      return written(stored === undefined ? base : laidOver(base, stored, accepts, schema, ctx.resolve));
+      return writtenAnswer(
+        status,
+        answerHeaders,
+        json,
+        stored === undefined ? base : laidOver(base, stored, accepts, schema, ctx.resolve),
+      );
   }
-  throw new Unanswerable(op.operationId, status, unmade(ctx, `${entry.pointer}/schema`));
+  throw new Unanswerable(op.operationId, status, unmade(ctx, `${entry!.pointer}/schema`));
 }
 
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});

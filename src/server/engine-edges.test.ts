@@ -97,6 +97,38 @@ describe("hostile member names", () => {
   });
 });
 
+describe("required members named as Object's own", () => {
+  it("a required `constructor` or `toString` the item lacks is filled from the example, else plainly", () => {
+    const shape = (example?: Record<string, unknown>) => ({
+      type: "object",
+      required: ["name", "constructor", "toString", "extra"],
+      properties: {
+        name: { type: "string" },
+        extra: { type: "string" },
+        constructor: { type: "string", enum: ["made"] },
+        toString: { type: "string", enum: ["text"] },
+      },
+      ...(example === undefined ? {} : { example }),
+    });
+    const make = (answer: unknown) => ({
+      "/things": {
+        post: {
+          operationId: "make",
+          requestBody: { required: true, ...json({ type: "object", properties: { name: { type: "string" } } }) },
+          responses: { "201": json(answer) },
+        },
+      },
+    });
+    // The example shows `extra`, not the other two, whatever its prototype has: they are filled plainly.
+    const example = { name: "shown", extra: "from the example" };
+    const fromExample = engineOf(make(shape(example))).send("POST", "/things", { name: "fern" });
+    const filled = { name: "fern", constructor: "made", toString: "text", extra: "from the example" };
+    expect([fromExample.status, fromExample.body]).toEqual([201, filled]);
+    const none = engineOf(make(shape())).send("POST", "/things", { name: "fern" });
+    expect([none.status, none.body]).toEqual([201, { ...filled, extra: "string" }]);
+  });
+});
+
 describe("paging by the parameter the request used", () => {
   const book = { type: "object", properties: { id: { type: "integer", readOnly: true }, title: { type: "string" } } };
   const page = {

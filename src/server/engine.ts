@@ -152,7 +152,14 @@ export function createEngine(contract: Contract, options: EngineOptions): Engine
   const adminCheck = createBearerCheck(options.credentials.tokens);
   const expose = exposedHeaders(contract);
   const onFailure = options.onFailure ?? ((error) => console.error("plantstore: unexpected failure:", error));
-  const handle = (request: CoreRequest): WireResponse => answered(() => handleRequest(request), onFailure, ctx);
+  // A try rather than `answered`: no closure made per request.
+  const handle = (request: CoreRequest): WireResponse => {
+    try {
+      return handleRequest(request);
+    } catch (error) {
+      return failureAnswer(error, onFailure, ctx);
+    }
+  };
   const handleRequest = (request: CoreRequest): WireResponse => {
     const path = requestPath(request.url);
     const preflight = preflightAnswer(contract, options.cors, request.method, path, request.headers);
@@ -160,18 +167,16 @@ export function createEngine(contract: Contract, options: EngineOptions): Engine
     const cors = corsHeaders(options.cors, first(request.headers.origin), expose);
     const before = store.version;
     // A failure here still gets the CORS headers, so a page can read its 500.
-    const answer = answered(
-      () => {
-        const made =
-          options.admin === true && path.startsWith(ADMIN_PREFIX)
-            ? adminAnswer(model, store, adminCheck(first(request.headers.authorization)), request.method, path)
-            : route(ctx, credentialsOf, request, path, options.errorsOnDemand === true);
-        if (store.version !== before) options.onChange?.();
-        return made;
-      },
-      onFailure,
-      ctx,
-    );
+    let answer: WireResponse;
+    try {
+      answer =
+        options.admin === true && path.startsWith(ADMIN_PREFIX)
+          ? adminAnswer(model, store, adminCheck(first(request.headers.authorization)), request.method, path)
+          : route(ctx, credentialsOf, request, path, options.errorsOnDemand === true);
+      if (store.version !== before) options.onChange?.();
+    } catch (error) {
+      answer = failureAnswer(error, onFailure, ctx);
+    }
     if (cors === undefined) return answer;
     // Member by member: V8 copies a spread of a header object slower than the answer is made.
     const headers: Record<string, string> = Object.create(null) as Record<string, string>;
@@ -246,14 +251,19 @@ function answered(make: () => WireResponse, onFailure: (error: unknown) => void,
   try {
     return make();
   } catch (error) {
-    if (error instanceof Unanswerable) return unanswerable(ctx, error);
-    try {
-      onFailure(error);
-    } catch {
-      // A reporter that fails itself must not take the answer with it: the handle never throws.
-    }
-    return errorAnswer("PS_INTERNAL");
+    return failureAnswer(error, onFailure, ctx);
   }
+}
+
+/** The answer to a failure `answered` caught. */
+function failureAnswer(error: unknown, onFailure: (error: unknown) => void, ctx: Ctx): WireResponse {
+  if (error instanceof Unanswerable) return unanswerable(ctx, error);
+  try {
+    onFailure(error);
+  } catch {
+    // A reporter that fails itself must not take the answer with it: the handle never throws.
+  }
+  return errorAnswer("PS_INTERNAL");
 }
 
 /** An operation that cannot answer: 500 PS_MOCK_UNANSWERABLE, in the error shape it documents for 500 where it can be made. */
@@ -631,9 +641,10 @@ function requestItem(ctx: Ctx, call: Call): RequestItem {
   const entry = call.accepted.entry ?? call.op.requestMediaType(call.contentType ?? "application/json");
   const schema = entry?.hasSchema === true ? entrySchema(ctx, entry) : undefined;
   const at = call.resource.id?.at ?? "";
+  // The item is the body itself (the common case): no envelope to look into.
+  if (at === "") return { body, schema };
   const name = unescapePointer(at.slice(1));
-  const inner =
-    at === "" || schema === undefined ? undefined : propertiesOf(schema, ctx.answers.resolve).properties.get(name);
+  const inner = schema === undefined ? undefined : propertiesOf(schema, ctx.answers.resolve).properties.get(name);
   if (inner === undefined || name.includes("/") || typeof body !== "object" || body === null || !(name in body))
     return { body, schema };
   return { body: (body as Json)[name], schema: inner };
