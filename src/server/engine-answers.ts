@@ -24,7 +24,7 @@ import {
   type WireResponse,
 } from "./error-answers.js";
 import { ExactLiteral, plainValue, readsBackAsItself, writeJson, type PlainOptions } from "../contract/portable.js";
-import { project } from "./engine-values.js";
+import { projectorOf, type Projector } from "./engine-values.js";
 
 type Json = Record<string, unknown>;
 
@@ -110,6 +110,7 @@ export function complete(value: unknown, schema: unknown, resolve: Resolve, exam
   return completerOf(schema, resolve)(value, example, depth);
 }
 
+/** A schema's completion, applied to a value with the example at its place, at a depth (see complete). */
 type Completer = (value: unknown, example: unknown, depth: number) => unknown;
 
 const leaveAsIs: Completer = (value) => value;
@@ -244,24 +245,21 @@ export function documentedAnswer(
   const { entry, schema, json } = plan;
   const answerHeaders = more ? joined(plan.documented, headers, plan.contentType) : plan.headers;
   const example = exampleOf(ctx, entry, exampleName);
-  const stored = value === undefined ? undefined : project(value, schema, ctx.resolve);
-  if (stored !== undefined) {
+  if (value !== undefined) {
     // The item whole, what it lacks from the example, then plainly: the example may break its schema.
-    // (Without closures: every answer of the mock comes through here.)
+    // (Without closures, the schema's projection and completion kept by the plan: every answer of
+    // the mock comes through here.)
+    const stored = (plan.project ??= projectorOf(schema, ctx.resolve))(value, 0);
+    const completed = (plan.complete ??= completerOf(schema, ctx.resolve));
     if (example !== undefined) {
-      const answer = acceptedAnswer(
-        op,
-        status,
-        answerHeaders,
-        json,
-        complete(stored, schema, ctx.resolve, example.value),
-      );
+      const answer = acceptedAnswer(op, status, answerHeaders, json, completed(stored, example.value, 0));
       if (answer !== undefined) return answer;
     }
-    const answer = acceptedAnswer(op, status, answerHeaders, json, complete(stored, schema, ctx.resolve));
+    const answer = acceptedAnswer(op, status, answerHeaders, json, completed(stored, undefined, 0));
     if (answer !== undefined) return answer;
+    return laidAnswer(ctx, op, status, answerHeaders, plan, example, stored);
   }
-  return laidAnswer(ctx, op, status, answerHeaders, plan, example, stored);
+  return laidAnswer(ctx, op, status, answerHeaders, plan, example, undefined);
 }
 
 /** An answer whose body is `v`, written as JSON where the answer is JSON (or `v` is no text). */
@@ -376,6 +374,9 @@ interface AnswerPlan {
   readonly json: boolean;
   readonly documented: Readonly<Record<string, string>>;
   readonly headers: Readonly<Record<string, string>>;
+  /** The schema's projection and completion, made when first used. */
+  project: Projector | undefined;
+  complete: Completer | undefined;
 }
 
 const NO_PLAN: AnswerPlan = {
@@ -385,6 +386,8 @@ const NO_PLAN: AnswerPlan = {
   json: true,
   documented: NO_HEADERS,
   headers: NO_HEADERS,
+  project: undefined,
+  complete: undefined,
 };
 const plans = new WeakMap<CompiledResponse, AnswerPlan>();
 
@@ -401,6 +404,8 @@ function planOf(ctx: AnswerContext, response: CompiledResponse): AnswerPlan {
       json: /json/i.test(contentType),
       documented,
       headers: Object.freeze({ ...documented, "content-type": contentType }),
+      project: undefined,
+      complete: undefined,
     };
     plans.set(response, plan);
   }

@@ -38,13 +38,14 @@ export function project(value: unknown, schema: unknown, resolve: Resolve, depth
   return projectorOf(schema, resolve)(value, depth);
 }
 
-type Projector = (value: unknown, depth: number) => unknown;
+/** A schema's projection, applied to a value at a depth (see project). */
+export type Projector = (value: unknown, depth: number) => unknown;
 
 const keep: Projector = (value) => value;
 const projectors = new WeakMap<Resolve, WeakMap<object, Projector>>();
 
 /** The projection of a schema, made when first asked for (a schema may name itself: made lazily inside). */
-function projectorOf(schema: unknown, resolve: Resolve): Projector {
+export function projectorOf(schema: unknown, resolve: Resolve): Projector {
   if (typeof schema !== "object" || schema === null) {
     // A `$ref` string never reaches here; anything else that is no schema keeps the value.
     return followRefs(schema, resolve) === undefined ? keep : madeProjector(schema, resolve);

@@ -45,7 +45,7 @@ import { DEFAULT_MAX_DEPTH } from "./defaults.js";
 import { createCredentialCheck, type EngineCredentials } from "./engine-security.js";
 import { ResourceStore, type Collection } from "./engine-store.js";
 import { exactTree, plainValue, writeJson } from "../contract/portable.js";
-import { valueAt, keyOf, project, setValueAt } from "./engine-values.js";
+import { valueAt, keyOf, projectorOf, setValueAt, type Projector } from "./engine-values.js";
 import { errorAnswer, type WireResponse } from "./error-answers.js";
 import { refusalError } from "./refusals.js";
 
@@ -214,7 +214,15 @@ export function createEngine(contract: Contract, options: EngineOptions): Engine
 
 /** The documented success status of a role: 201 for a create, 204 for a delete, where documented. */
 const roleStatus = (op: CompiledOperation, role: Role | undefined): number =>
-  successStatus(op, role === "create" ? CREATED : role === "delete" ? DELETED : OK);
+  role === "create" ? createStatus(op) : successStatus(op, role === "delete" ? DELETED : OK);
+
+/** Each operation's create status, found once (every create answers with it). */
+const createStatuses = new WeakMap<CompiledOperation, number>();
+function createStatus(op: CompiledOperation): number {
+  let status = createStatuses.get(op);
+  if (status === undefined) createStatuses.set(op, (status = successStatus(op, CREATED)));
+  return status;
+}
 const CREATED = [201, 200];
 const DELETED = [204, 200];
 const OK = [200];
@@ -416,9 +424,12 @@ function routeUnder(ctx: Ctx, method: string, path: string): { found: ReturnType
   return { found, path };
 }
 
-function decodedPath(op: CompiledOperation, path: string): Record<string, string> {
+/** The path parameters of a path that has none. */
+const NO_PATH_VALUES: Readonly<Record<string, string>> = Object.freeze({});
+
+function decodedPath(op: CompiledOperation, path: string): Readonly<Record<string, string>> {
   // A path without parameters (`/plants`) has none to decode.
-  if (!op.pathTemplate.includes("{")) return {};
+  if (!op.pathTemplate.includes("{")) return NO_PATH_VALUES;
   const raw = op.matchRawPath(path) ?? {};
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(raw)) {
@@ -438,11 +449,15 @@ function decodedPath(op: CompiledOperation, path: string): Record<string, string
 function collectionOf(ctx: Ctx, call: Call): Collection;
 function collectionOf(ctx: Ctx, call: Call, write: false): Collection | undefined;
 function collectionOf(ctx: Ctx, call: Call, write = true): Collection | undefined {
-  const parents = call.resource.parentParameters.map((p) => idKey(call.op, p, call.path[p] ?? ""));
+  const names = call.resource.parentParameters;
+  const parents = names.length === 0 ? NO_PARENTS : names.map((p) => idKey(call.op, p, call.path[p] ?? ""));
   return write
     ? ctx.store.collection(call.resource.collectionPath, parents)
     : ctx.store.existing(call.resource.collectionPath, parents);
 }
+
+/** The parents' ids of a top-level collection. */
+const NO_PARENTS: readonly string[] = Object.freeze([]);
 
 /** A path id as the store keys it: an integer parameter in canonical decimal (`007` is `7`). */
 function idKey(op: CompiledOperation, name: string, value: string): string {
@@ -589,7 +604,8 @@ function anItem(resource: Resource): string {
  */
 function stored(ctx: Ctx, call: Call, sent: RequestItem = requestItem(ctx, call)): Json {
   const { body, schema } = sent;
-  const value = schema === undefined ? body : project(body, schema, ctx.answers.resolve);
+  const plan = schema === undefined ? undefined : storingOf(ctx, schema);
+  const value = plan === undefined ? body : plan.project(body, 0);
   // The item is the store's own: the projection made it, else a copy of what was sent. A projection
   // whose prototype a `__proto__` property set (a schema may declare one) is copied as before, so a
   // client's object never becomes the item's prototype (an id or a default read through it).
@@ -599,30 +615,41 @@ function stored(ctx: Ctx, call: Call, sent: RequestItem = requestItem(ctx, call)
       : value !== body && Object.getPrototypeOf(value) === Object.prototype
         ? (value as Json)
         : { ...(value as Json) };
-  if (schema === undefined) return item;
-  const { readOnly } = propertiesOf(schema, ctx.answers.resolve);
+  if (plan === undefined) return item;
   // A readOnly property is the server's to set (OpenAPI Schema Object): a value a client sends is not kept.
-  for (const name of readOnly) delete item[name];
+  for (const name of plan.readOnly) delete item[name];
   // A default is what the server assumes for a property left out (Schema Object `default`): stored, so
   // that it reads back as the value the item has.
-  for (const [name, fallback] of defaultsOf(ctx, schema))
+  for (const [name, fallback] of plan.defaults)
     if (!(name in item)) item[name] = JSON.parse(JSON.stringify(fallback)) as unknown;
   return item;
 }
 
-/** Each request schema's properties with a default (readOnly ones left out), found once. */
-const defaults = new WeakMap<object, readonly (readonly [string, unknown])[]>();
-function defaultsOf(ctx: Ctx, schema: unknown): readonly (readonly [string, unknown])[] {
-  if (typeof schema !== "object" || schema === null) return [];
-  let found = defaults.get(schema);
+/**
+ * How a request schema's item is stored, found once: its projection, its readOnly properties, and
+ * those with a default (readOnly ones left out).
+ */
+interface Storing {
+  readonly project: Projector;
+  readonly readOnly: readonly string[];
+  readonly defaults: readonly (readonly [string, unknown])[];
+}
+
+const storings = new WeakMap<object, Storing>();
+function storingOf(ctx: Ctx, schema: unknown): Storing {
+  const resolve = ctx.answers.resolve;
+  // A schema that is no object (`true`) declares nothing: found each time, as cheaply.
+  if (typeof schema !== "object" || schema === null)
+    return { project: projectorOf(schema, resolve), readOnly: [], defaults: [] };
+  let found = storings.get(schema);
   if (found === undefined) {
-    const { properties, readOnly } = propertiesOf(schema, ctx.answers.resolve);
-    const list: (readonly [string, unknown])[] = [];
+    const { properties, readOnly } = propertiesOf(schema, resolve);
+    const defaults: (readonly [string, unknown])[] = [];
     for (const [name, property] of properties) {
-      const fallback = (followRefs(property, ctx.answers.resolve) as Json | undefined)?.default;
-      if (fallback !== undefined && !readOnly.has(name)) list.push([name, fallback]);
+      const fallback = (followRefs(property, resolve) as Json | undefined)?.default;
+      if (fallback !== undefined && !readOnly.has(name)) defaults.push([name, fallback]);
     }
-    defaults.set(schema, (found = list));
+    storings.set(schema, (found = { project: projectorOf(schema, resolve), readOnly: [...readOnly], defaults }));
   }
   return found;
 }

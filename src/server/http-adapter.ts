@@ -114,11 +114,12 @@ function answerWriter(options: HttpOptions, closing: () => boolean): Send {
       res.writeHead(answer.status, headers);
       res.end(answer.body);
       if (options.log !== undefined) {
-        const ms = performance.now() - started;
+        // In tenths of a millisecond as integers: `toFixed(1)` costs a fifth of the line.
+        const tenths = Math.round((performance.now() - started) * 10);
         const reason = answer.headers[REASON_HEADER];
         const why = reason === undefined ? "" : ` (${reason})`;
         options.log(
-          `${isoNow()} ${req.method} ${requestPath(req.url ?? "")} ${answer.status} ${ms.toFixed(1)}ms${why}`,
+          `${isoNow()} ${req.method} ${requestPath(req.url ?? "")} ${answer.status} ${Math.floor(tenths / 10)}.${tenths % 10}ms${why}`,
         );
       }
     };
