@@ -102,29 +102,36 @@ type Send = (req: IncomingMessage, res: ServerResponse, started: number, answer:
 
 /** Writes answers after the delay, if any, their connection closed when asked or while the server closes; logs each. */
 function answerWriter(options: HttpOptions, closing: () => boolean): Send {
+  const write = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    started: number,
+    answer: WireResponse,
+    close: boolean,
+  ): void => {
+    if (res.writableEnded || res.destroyed) return;
+    // As a flat list of names and values (node:http takes one): no object made per answer, and a
+    // header named `__proto__` stays a header.
+    const headers: string[] = [];
+    for (const k in answer.headers) headers.push(k, answer.headers[k] as string);
+    headers.push("content-length", String(Buffer.byteLength(answer.body)));
+    if (close || closing()) headers.push("connection", "close");
+    res.writeHead(answer.status, headers);
+    res.end(answer.body);
+    if (options.log !== undefined) {
+      // In tenths of a millisecond as integers: `toFixed(1)` costs a fifth of the line.
+      const tenths = Math.round((performance.now() - started) * 10);
+      const reason = answer.headers[REASON_HEADER];
+      const why = reason === undefined ? "" : ` (${reason})`;
+      const ms = `${Math.floor(tenths / 10)}.${tenths % 10}`;
+      options.log(`${isoNow()} ${req.method} ${requestPath(req.url ?? "")} ${answer.status} ${ms}ms${why}`);
+    }
+  };
+  // Without a delay, written at once: no closure made per answer.
+  if (options.delayMs <= 0)
+    return (req, res, started, answer, close = false) => write(req, res, started, answer, close);
   return (req, res, started, answer, close = false) => {
-    const write = (): void => {
-      if (res.writableEnded || res.destroyed) return;
-      // As a flat list of names and values (node:http takes one): no object made per answer, and a
-      // header named `__proto__` stays a header.
-      const headers: string[] = [];
-      for (const k in answer.headers) headers.push(k, answer.headers[k] as string);
-      headers.push("content-length", String(Buffer.byteLength(answer.body)));
-      if (close || closing()) headers.push("connection", "close");
-      res.writeHead(answer.status, headers);
-      res.end(answer.body);
-      if (options.log !== undefined) {
-        // In tenths of a millisecond as integers: `toFixed(1)` costs a fifth of the line.
-        const tenths = Math.round((performance.now() - started) * 10);
-        const reason = answer.headers[REASON_HEADER];
-        const why = reason === undefined ? "" : ` (${reason})`;
-        options.log(
-          `${isoNow()} ${req.method} ${requestPath(req.url ?? "")} ${answer.status} ${Math.floor(tenths / 10)}.${tenths % 10}ms${why}`,
-        );
-      }
-    };
-    if (options.delayMs > 0) setTimeout(write, options.delayMs).unref();
-    else write();
+    setTimeout(() => write(req, res, started, answer, close), options.delayMs).unref();
   };
 }
 
@@ -137,25 +144,26 @@ function requestListener(
   options: HttpOptions,
   send: Send,
 ): (req: IncomingMessage, res: ServerResponse) => void {
+  // A body past the limit gets its 413 at once, and the rest is read and thrown away (up to a cap)
+  // rather than cut off: closing a socket with unread bytes resets it, and a client still sending
+  // (fetch, Node's http, a proxy) would see the reset instead of the 413. Past the cap it is reset.
+  const tooLarge = (req: IncomingMessage, res: ServerResponse, started: number, detail: string): void => {
+    send(req, res, started, errorAnswer("PS_BODY_TOO_LARGE", detail));
+    const cap = discardCap(options.maxBodyBytes);
+    let discarded = 0;
+    req.removeAllListeners("data");
+    req.on("data", (chunk: Buffer) => {
+      discarded += chunk.length;
+      if (discarded > cap) req.destroy();
+    });
+    req.resume();
+  };
   return (req, res) => {
     // Monotonic, as a double: no bigint made per request.
     const started = options.log === undefined ? 0 : performance.now();
-    // A body past the limit gets its 413 at once, and the rest is read and thrown away (up to a cap)
-    // rather than cut off: closing a socket with unread bytes resets it, and a client still sending
-    // (fetch, Node's http, a proxy) would see the reset instead of the 413. Past the cap it is reset.
-    const tooLarge = (detail: string): void => {
-      send(req, res, started, errorAnswer("PS_BODY_TOO_LARGE", detail));
-      const cap = discardCap(options.maxBodyBytes);
-      let discarded = 0;
-      req.removeAllListeners("data");
-      req.on("data", (chunk: Buffer) => {
-        discarded += chunk.length;
-        if (discarded > cap) req.destroy();
-      });
-      req.resume();
-    };
     const declared = Number(req.headers["content-length"] ?? 0);
-    if (declared > options.maxBodyBytes) return tooLarge(`${declared} bytes declared, at most ${options.maxBodyBytes}`);
+    if (declared > options.maxBodyBytes)
+      return tooLarge(req, res, started, `${declared} bytes declared, at most ${options.maxBodyBytes}`);
 
     const chunks: Buffer[] = [];
     let size = 0;
@@ -166,7 +174,7 @@ function requestListener(
       if (size > options.maxBodyBytes) {
         refused = true;
         chunks.length = 0;
-        tooLarge(`more than ${options.maxBodyBytes} bytes`);
+        tooLarge(req, res, started, `more than ${options.maxBodyBytes} bytes`);
         return;
       }
       chunks.push(chunk);
