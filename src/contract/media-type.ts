@@ -72,13 +72,21 @@ export function matchMediaType<T>(
  */
 export function mediaTypeLookup<T>(keys: ReadonlyMap<string, T>): (header: string | undefined) => T | undefined {
   const found = new Map<string | undefined, T | null>();
+  // The last value asked for, compared first: a map's lookup hashes each request's new header text.
+  let lastHeader: string | undefined;
+  let lastHit: T | null = null;
+  let asked = false;
   return (header) => {
+    if (asked && header === lastHeader) return lastHit ?? undefined;
     let hit = found.get(header);
     if (hit === undefined) {
       hit = matchMediaType(keys, header)?.value ?? null;
       if (found.size >= 64) found.clear();
       found.set(header, hit);
     }
+    asked = true;
+    lastHeader = header;
+    lastHit = hit;
     return hit ?? undefined;
   };
 }

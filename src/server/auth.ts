@@ -33,10 +33,18 @@ export function createBearerCheck(
   // as small as the ways clients spell valid credentials), and a hit tells a client nothing it was
   // not told by the first answer to that same header.
   const proven = new Set<string>();
+  // The last one proven, compared first: a set's lookup hashes each request's new header text.
+  let last: string | undefined;
   return (authorization) => {
-    if (authorization !== undefined && proven.has(authorization)) return undefined;
+    if (authorization !== undefined && (authorization === last || proven.has(authorization))) {
+      last = authorization;
+      return undefined;
+    }
     const verdict = check(authorization);
-    if (verdict === undefined && authorization !== undefined && proven.size < 256) proven.add(authorization);
+    if (verdict === undefined && authorization !== undefined) {
+      last = authorization;
+      if (proven.size < 256) proven.add(authorization);
+    }
     return verdict;
   };
   function check(authorization: string | undefined): AuthFailure | undefined {
