@@ -395,6 +395,7 @@ function compileOperation(
   const { security, pointerOfSecurity } = compileSecurity(c, schemes, o, pointer);
   const { regex, names } = compilePathTemplate(pathTemplate);
   const requestLookup = requestBody === undefined ? undefined : mediaTypeLookup(requestBody.content);
+  const byStatus = new Map<number, CompiledResponse | undefined>();
   // Found when first asked: most runs never need it.
   let noSuccess: Unsatisfiable | undefined | null = null;
   let noRequest: Unsatisfiable | undefined | null = null;
@@ -427,7 +428,12 @@ function compileOperation(
       return params;
     },
     responseFor(status: number) {
-      return responses.get(String(status)) ?? responses.get(`${String(status)[0]}XX`) ?? responses.get("DEFAULT");
+      // Found once per status (at most 500 of them), by number: every answer asks, twice.
+      if (byStatus.has(status)) return byStatus.get(status);
+      const found =
+        responses.get(String(status)) ?? responses.get(`${String(status)[0]}XX`) ?? responses.get("DEFAULT");
+      if (Number.isInteger(status) && status >= 100 && status <= 599) byStatus.set(status, found);
+      return found;
     },
     requestMediaType(contentType: string | undefined) {
       return requestLookup?.(contentType);

@@ -110,6 +110,8 @@ function fieldsOf(schema: Json, resolve: Resolve): Field[] {
 /** The value's JSON type is one the schema's `type` allows (a schema without `type` allows any). */
 function fitsType(value: unknown, types: readonly unknown[] | undefined, nullable: boolean): boolean {
   if (types === undefined) return true;
+  // The common case first: a text where the schema takes one (no list searched further).
+  if (typeof value === "string" && types[0] === "string") return true;
   if (value === null) return types.includes("null") || nullable;
   if (typeof value === "bigint") return types.includes("integer") || types.includes("number");
   if (value instanceof ExactLiteral) return types.includes("number");
