@@ -176,7 +176,7 @@ class NumberIndex {
     const keys = this.#keys;
     const at = this.#at;
     const mask = this.#mask;
-    for (let i = place(n) & mask; ; i = (i + 1) & mask) {
+    for (let i = hash(n) & mask; ; i = (i + 1) & mask) {
       const entry = at[i]!;
       if (entry === EMPTY) return -1;
       if (entry !== GONE && keys[i] === n) return entry;
@@ -187,7 +187,7 @@ class NumberIndex {
   put(n: number, entry: number): void {
     if ((this.#filled + 1) * 2 > this.#at.length) this.#rebuild();
     const mask = this.#mask;
-    let i = place(n) & mask;
+    let i = hash(n) & mask;
     while (this.#at[i] !== EMPTY) i = (i + 1) & mask;
     this.#keys[i] = n;
     this.#at[i] = entry;
@@ -197,7 +197,7 @@ class NumberIndex {
 
   remove(n: number): void {
     const mask = this.#mask;
-    for (let i = place(n) & mask; ; i = (i + 1) & mask) {
+    for (let i = hash(n) & mask; ; i = (i + 1) & mask) {
       const entry = this.#at[i]!;
       if (entry === EMPTY) return;
       if (entry !== GONE && this.#keys[i] === n) {
@@ -228,17 +228,6 @@ class NumberIndex {
     this.#live = 0;
     for (let i = 0; i < at.length; i++) if (at[i]! >= 0) this.put(keys[i]!, at[i]!);
   }
-}
-
-/**
- * Where a key's probe starts: keys in one run of 16 (`1000000000000` to `1000000000015`) side by side,
- * each run's place spread by the hash. Ids are mostly made in sequence, by servers and clients alike:
- * a new id then lands beside the last one, in memory already read, rather than at a place of its own
- * (a create in a collection of a million: about 50 ns less; docs/performance.md). The table has at
- * least 16 places: the 16 keys of a run start at 16 different places.
- */
-function place(n: number): number {
-  return (hash(Math.floor(n / 16)) << 4) | ((n >>> 0) & 15);
 }
 
 /**
