@@ -163,12 +163,20 @@ function madeCompleter(schema: object, resolve: Resolve): Completer {
         if (typeof v !== "object" || v === null) continue;
         const filled = (f.complete ??= completerOf(f.schema, resolve))(v, shown[f.name], depth + 1);
         if (filled !== v) (out ??= { ...(value as Json) })[f.name] = filled;
-      } else if (f.required)
-        (out ??= { ...(value as Json) })[f.name] = Object.hasOwn(shown, f.name)
-          ? shown[f.name]
-          : plainValue(f.schema, resolve);
+      } else if (f.required) {
+        out ??= { ...(value as Json) };
+        const filled = Object.hasOwn(shown, f.name) ? shown[f.name] : plainValue(f.schema, resolve);
+        // A member named `__proto__` is defined, so that it is a member and not the copy's prototype.
+        if (f.name === "__proto__") ownMember(out, f.name, filled);
+        else out[f.name] = filled;
+      }
     return out ?? value;
   };
+}
+
+/** Defines a member of an object as an assignment would, `__proto__` included. */
+function ownMember(target: Json, name: string, value: unknown): void {
+  Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
 }
 
 function completedFields(schema: unknown, resolve: Resolve): CompletedField[] {
@@ -208,7 +216,7 @@ function judgedValue(
 /**
  * No answer its contract accepts can be made for an operation's status (its schema cannot be
  * satisfied). Thrown by documentedAnswer, as Prism throws its generator's typed errors; the engine's
- * `handle` answers it 500 PS_MOCK_UNANSWERABLE (engine.ts `answered`), the start-up report reads it.
+ * `handle` answers it 500 PS_MOCK_UNANSWERABLE (engine.ts `failureAnswer`), the start-up report reads it.
  */
 export class Unanswerable extends Error {
   constructor(

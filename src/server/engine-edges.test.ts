@@ -98,6 +98,16 @@ describe("hostile member names", () => {
 });
 
 describe("required members named as Object's own", () => {
+  const make = (answer: unknown) => ({
+    "/things": {
+      post: {
+        operationId: "make",
+        requestBody: { required: true, ...json({ type: "object", properties: { name: { type: "string" } } }) },
+        responses: { "201": json(answer) },
+      },
+    },
+  });
+
   it("a required `constructor` or `toString` the item lacks is filled from the example, else plainly", () => {
     const shape = (example?: Record<string, unknown>) => ({
       type: "object",
@@ -110,15 +120,6 @@ describe("required members named as Object's own", () => {
       },
       ...(example === undefined ? {} : { example }),
     });
-    const make = (answer: unknown) => ({
-      "/things": {
-        post: {
-          operationId: "make",
-          requestBody: { required: true, ...json({ type: "object", properties: { name: { type: "string" } } }) },
-          responses: { "201": json(answer) },
-        },
-      },
-    });
     // The example shows `extra`, not the other two, whatever its prototype has: they are filled plainly.
     const example = { name: "shown", extra: "from the example" };
     const fromExample = engineOf(make(shape(example))).send("POST", "/things", { name: "fern" });
@@ -126,6 +127,16 @@ describe("required members named as Object's own", () => {
     expect([fromExample.status, fromExample.body]).toEqual([201, filled]);
     const none = engineOf(make(shape())).send("POST", "/things", { name: "fern" });
     expect([none.status, none.body]).toEqual([201, { ...filled, extra: "string" }]);
+  });
+
+  it("a required `__proto__` the item lacks is a member of the answer, never its prototype", () => {
+    const answer = JSON.parse(
+      '{"type":"object","required":["name","__proto__"],"properties":{"name":{"type":"string"},"__proto__":{"type":"string","enum":["own"]}}}',
+    ) as unknown;
+    const made = engineOf(make(answer)).send("POST", "/things", { name: "fern" });
+    expect(made.status).toBe(201);
+    expect(Object.keys(made.body)).toEqual(["name", "__proto__"]);
+    expect(Object.getOwnPropertyDescriptor(made.body, "__proto__")?.value).toBe("own");
   });
 });
 

@@ -250,11 +250,7 @@ function servedAs(ctx: Ctx, operation: CompiledOperation): ServedOperation {
   }
 }
 
-/**
- * The one place a failure becomes an answer (as hono's `dispatch`), inside the engine that every
- * adapter wraps: an operation that cannot answer gets 500 PS_MOCK_UNANSWERABLE naming it and why;
- * anything else is the engine's own failure, told to `onFailure` and answered 500 PS_INTERNAL.
- */
+/** `make`'s answer, or the answer to its failure (failureAnswer). */
 function answered(make: () => WireResponse, onFailure: (error: unknown) => void, ctx: Ctx): WireResponse {
   try {
     return make();
@@ -263,7 +259,11 @@ function answered(make: () => WireResponse, onFailure: (error: unknown) => void,
   }
 }
 
-/** The answer to a failure `answered` caught. */
+/**
+ * The one place a failure becomes an answer (as hono's `dispatch`), inside the engine that every
+ * adapter wraps: an operation that cannot answer gets 500 PS_MOCK_UNANSWERABLE naming it and why;
+ * anything else is the engine's own failure, told to `onFailure` and answered 500 PS_INTERNAL.
+ */
 function failureAnswer(error: unknown, onFailure: (error: unknown) => void, ctx: Ctx): WireResponse {
   if (error instanceof Unanswerable) return unanswerable(ctx, error);
   try {

@@ -127,8 +127,8 @@ function answerWriter(options: HttpOptions, closing: () => boolean): Send {
       options.log(`${isoNow()} ${req.method} ${requestPath(req.url ?? "")} ${answer.status} ${ms}ms${why}`);
     }
   };
-  // Without a delay, written at once: no closure made per answer.
-  if (options.delayMs <= 0)
+  // Without a delay (none, 0, or not a number), written at once: no closure made per answer.
+  if (!(options.delayMs > 0))
     return (req, res, started, answer, close = false) => write(req, res, started, answer, close);
   return (req, res, started, answer, close = false) => {
     setTimeout(() => write(req, res, started, answer, close), options.delayMs).unref();
@@ -181,7 +181,7 @@ function requestListener(
     });
     req.on("end", () => {
       if (refused) return;
-      // The engine's handle answers its own failures (engine.ts `answered`): it never throws.
+      // The engine's handle answers its own failures (engine.ts `failureAnswer`): it never throws.
       const answer = handle({
         method: req.method ?? "GET",
         url: req.url ?? "/",
