@@ -161,7 +161,8 @@ function madeCompleter(schema: object, resolve: Resolve): Completer {
         const v = (value as Json)[f.name];
         // Only an object or a list has anything to fill.
         if (typeof v !== "object" || v === null) continue;
-        const filled = (f.complete ??= completerOf(f.schema, resolve))(v, shown[f.name], depth + 1);
+        const here = Object.hasOwn(shown, f.name) ? shown[f.name] : undefined;
+        const filled = (f.complete ??= completerOf(f.schema, resolve))(v, here, depth + 1);
         if (filled !== v) (out ??= { ...(value as Json) })[f.name] = filled;
       } else if (f.required) {
         out ??= { ...(value as Json) };
