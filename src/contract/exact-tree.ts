@@ -75,10 +75,14 @@ export function readsBackAsItself(value: unknown, depth = 0): boolean {
   return true;
 }
 
-/** JSON text of a stored value: bigints and ExactLiterals written as the numbers they are. */
-export function writeJson(value: unknown): string {
+/**
+ * JSON text of a stored value: bigints and ExactLiterals written as the numbers they are. `readsBack`
+ * is `readsBackAsItself(value)` where the caller found it already.
+ */
+export function writeJson(value: unknown, readsBack?: boolean): string {
   // Without exact numbers, the text JSON.stringify writes is this one's, written natively.
-  if (typeof value === "object" && value !== null && readsBackAsItself(value)) return JSON.stringify(value);
+  if (typeof value === "object" && value !== null && (readsBack ?? readsBackAsItself(value)))
+    return JSON.stringify(value);
   return writeExact(value);
 }
 

@@ -298,7 +298,7 @@ function acceptedAnswer(
   }
   const readsBack = readsBackAsItself(v);
   if (!checkResponseValue(op, { status, headers, value: v, readsBack }).ok) return undefined;
-  return { status, headers, body: readsBack ? JSON.stringify(v) : writeJson(v) };
+  return { status, headers, body: writeJson(v, readsBack) };
 }
 
 /** Whether the contract accepts an answer of `v`: a JSON one by value before it is written (once, the one sent); another as its text. */

@@ -213,16 +213,17 @@ export function createEngine(contract: Contract, options: EngineOptions): Engine
 }
 
 /** The documented success status of a role: 201 for a create, 204 for a delete, where documented. */
-const roleStatus = (op: CompiledOperation, role: Role | undefined): number =>
-  role === "create" ? createStatus(op) : successStatus(op, role === "delete" ? DELETED : OK);
-
-/** Each operation's create status, found once (every create answers with it). */
-const createStatuses = new WeakMap<CompiledOperation, number>();
-function createStatus(op: CompiledOperation): number {
-  let status = createStatuses.get(op);
-  if (status === undefined) createStatuses.set(op, (status = successStatus(op, CREATED)));
+function roleStatus(op: CompiledOperation, role: Role | undefined): number {
+  let byRole = roleStatuses.get(op);
+  if (byRole === undefined) roleStatuses.set(op, (byRole = new Map()));
+  let status = byRole.get(role);
+  if (status === undefined)
+    byRole.set(role, (status = successStatus(op, role === "create" ? CREATED : role === "delete" ? DELETED : OK)));
   return status;
 }
+
+/** Each operation's success status by role, found once (every answer of a role has it). */
+const roleStatuses = new WeakMap<CompiledOperation, Map<Role | undefined, number>>();
 const CREATED = [201, 200];
 const DELETED = [204, 200];
 const OK = [200];
