@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 import { processIo } from "./io.js";
 import { main } from "./main.js";
+import { runInServerThread, runsInServerThread } from "./server-thread.js";
 
-process.exitCode = await main(process.argv.slice(2), processIo());
+const argv = process.argv.slice(2);
+process.exitCode = runsInServerThread(argv) ? await runInServerThread(argv) : await main(argv, processIo());

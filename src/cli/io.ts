@@ -10,34 +10,42 @@ export interface Io {
   readonly isTty: boolean;
 }
 
+/** The signals that stop a server command, its requests in flight finished first. */
+export const STOP_SIGNALS = ["SIGINT", "SIGTERM"] as const;
+
 export function processIo(): Io {
   let signal: Promise<string> | undefined;
-  // A reader that goes away (`serve | head -1`) is no reason to stop: what it would have read is
-  // dropped, and the command goes on (a server keeps serving, a run still writes its reports).
-  const closed = { out: false, err: false };
-  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-    if (error.code !== "EPIPE") throw error;
-    closed.out = true;
-  });
-  process.stderr.on("error", (error: NodeJS.ErrnoException) => {
-    if (error.code !== "EPIPE") throw error;
-    closed.err = true;
-  });
+  const out = passTo(process.stdout);
+  const err = passTo(process.stderr);
   return {
-    out: (line) => void (closed.out || process.stdout.write(line + "\n")),
-    outBytes: (bytes) => void (closed.out || process.stdout.write(bytes)),
-    err: (line) => void (closed.err || process.stderr.write(line + "\n")),
+    out: (line) => out(line + "\n"),
+    outBytes: out,
+    err: (line) => err(line + "\n"),
     env: process.env,
     // Listeners go in only for the commands that wait on a signal; for the others Ctrl-C keeps its
     // default meaning (stop now), since a listener would take that away.
     get signal() {
       signal ??= new Promise((resolve) => {
-        for (const s of ["SIGINT", "SIGTERM"] as const) process.once(s, () => resolve(s));
+        for (const s of STOP_SIGNALS) process.once(s, () => resolve(s));
       });
       return signal;
     },
     isTty: process.stdout.isTTY === true,
   };
+}
+
+/**
+ * Writes to one of the process's own streams. A reader that goes away (`serve | head -1`) is no
+ * reason to stop: what it would have read is dropped, and the command goes on (a server keeps
+ * serving, a run still writes its reports).
+ */
+export function passTo(stream: NodeJS.WriteStream): (chunk: string | Uint8Array) => void {
+  let closed = false;
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    closed = true;
+  });
+  return (chunk) => void (closed || stream.write(chunk));
 }
 
 /** Waits for a signal, then runs the shutdown and reports it. */

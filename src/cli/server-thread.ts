@@ -1,0 +1,71 @@
+import { Worker } from "node:worker_threads";
+import { passTo, STOP_SIGNALS } from "./io.js";
+
+/** The commands run in a thread of their own: the mock server, which allocates a little per answer. */
+const SERVER_COMMANDS: ReadonlySet<string> = new Set(["serve"]);
+
+/**
+ * The young generation of the server's thread, in MB (V8 keeps objects that die young there). With
+ * Node's default a server that waited a while (between the rounds of a load test, a CI job's steps)
+ * answers with a young generation V8 shrank meanwhile, and collects it about eight times as often:
+ * about 0.5 µs an answer more, a tenth of the mock's req/s (docs/performance.md, issue 33's sixth
+ * part). Node takes this size only when a heap is made, so the server gets a heap of its own.
+ * `--max-semi-space-size`, given to Node, still wins over it.
+ */
+export const YOUNG_GENERATION_MB = 128;
+
+/** What the server's thread is given: the command line, and what it cannot see of the process. */
+export interface ThreadData {
+  readonly argv: readonly string[];
+  readonly isTty: boolean;
+}
+
+/** Whether the command line starts a server that runs in a thread of its own. */
+export function runsInServerThread(argv: readonly string[]): boolean {
+  return argv[0] !== undefined && SERVER_COMMANDS.has(argv[0]);
+}
+
+/** How a server thread is run: everything is the process's own unless a test passes its own. */
+export interface ServerThreadOptions {
+  /** The thread's module: the CLI's (server-thread-entry.js) by default. */
+  readonly entry?: URL;
+  /** Resolves with the signal that stops the server: the process's first SIGINT or SIGTERM by default. */
+  readonly signal?: Promise<string>;
+  readonly out?: (bytes: Uint8Array) => void;
+  readonly err?: (bytes: Uint8Array) => void;
+}
+
+/**
+ * Runs a CLI command in a worker thread with a larger young generation; resolves with its exit code.
+ * The process stays one process (one pid for a CI step to stop, one exit code): this thread passes the
+ * stop signals on, writes the thread's output and error bytes as they come, and gives back the code
+ * the command returned. A failure the command did not catch is written with its stack and exits 2,
+ * as every other error of the CLI.
+ */
+export function runInServerThread(argv: readonly string[], options: ServerThreadOptions = {}): Promise<number> {
+  const out = options.out ?? passTo(process.stdout);
+  const err = options.err ?? passTo(process.stderr);
+  const worker = new Worker(options.entry ?? new URL("./server-thread-entry.js", import.meta.url), {
+    workerData: { argv, isTty: process.stdout.isTTY === true } satisfies ThreadData,
+    stdout: true,
+    stderr: true,
+    resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+  });
+  worker.stdout.on("data", out);
+  worker.stderr.on("data", err);
+  // Listening from the start: a signal during start-up stops the server once it listens, as in one thread.
+  const forward = (signal: string): void => worker.postMessage(signal);
+  if (options.signal !== undefined) void options.signal.then(forward);
+  else for (const s of STOP_SIGNALS) process.once(s, forward);
+  return new Promise((resolve) => {
+    let failed = false;
+    worker.on("error", (error) => {
+      failed = true;
+      err(Buffer.from(`plantstore ${argv[0]}: ${error.stack ?? error.message}\n`));
+    });
+    worker.on("exit", (code) => {
+      for (const s of STOP_SIGNALS) process.off(s, forward);
+      resolve(failed ? 2 : code);
+    });
+  });
+}
