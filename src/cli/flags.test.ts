@@ -192,7 +192,15 @@ describe("fast start", () => {
           .join("/"),
       )
       .sort();
-    expect(loaded).toEqual(["src/cli/bin.ts", "src/cli/io.ts", "src/cli/main.ts", "src/errors.ts", "src/paths.ts"]);
+    expect(loaded).toEqual([
+      "src/cli/bin.ts",
+      "src/cli/fd-write.ts",
+      "src/cli/io.ts",
+      "src/cli/main.ts",
+      "src/cli/server-thread.ts",
+      "src/errors.ts",
+      "src/paths.ts",
+    ]);
     expect([...packages]).toEqual([]);
   });
 });

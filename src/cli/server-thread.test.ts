@@ -1,7 +1,7 @@
-import { existsSync, readFileSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { tempDir } from "../../test/temp-dir.js";
 import { KIT_ROOT } from "../paths.js";
 import { runInServerThread, runsInServerThread, YOUNG_GENERATION_MB } from "./server-thread.js";
@@ -12,22 +12,29 @@ import { runInServerThread, runsInServerThread, YOUNG_GENERATION_MB } from "./se
 const FIXTURE = pathToFileURL(join(KIT_ROOT, "test", "data", "server-thread", "report.mjs"));
 const ENTRY = pathToFileURL(join(KIT_ROOT, "dist", "src", "cli", "server-thread-entry.js"));
 
-/** A thread's output and error text as it comes, and a stop signal to send when the test says. */
-function captured(): {
-  out: (b: Uint8Array) => void;
-  err: (b: Uint8Array) => void;
+const open: number[] = [];
+afterEach(() => {
+  for (const fd of open.splice(0)) closeSync(fd);
+});
+
+/** Files for a thread's output and errors, their descriptors, and their text so far. */
+function outputFiles(): {
+  fds: { out: number; err: number };
   text: () => { out: string; err: string };
   until: (pattern: RegExp) => Promise<void>;
 } {
-  let out = "";
-  let err = "";
+  const dir = tempDir("plantstore-thread-");
+  const files = { out: join(dir, "out"), err: join(dir, "err") };
+  const fds = { out: openSync(files.out, "w"), err: openSync(files.err, "w") };
+  open.push(fds.out, fds.err);
+  const text = () => ({ out: readFileSync(files.out, "utf8"), err: readFileSync(files.err, "utf8") });
   return {
-    out: (b) => void (out += Buffer.from(b).toString("utf8")),
-    err: (b) => void (err += Buffer.from(b).toString("utf8")),
-    text: () => ({ out, err }),
+    fds,
+    text,
+    // Shorter than a test's time: a miss shows what came, not a timeout.
     until: async (pattern) => {
-      for (let i = 0; i < 600 && !pattern.test(out); i++) await new Promise((r) => setTimeout(r, 50));
-      expect(out).toMatch(pattern);
+      for (let i = 0; i < 300 && !pattern.test(text().out); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(text().out).toMatch(pattern);
     },
   };
 }
@@ -36,6 +43,8 @@ function signalLater(): { signal: Promise<string>; send: (s: string) => void } {
   let send!: (s: string) => void;
   return { signal: new Promise((resolve) => (send = resolve)), send };
 }
+
+const NEVER = new Promise<string>(() => {});
 
 describe("the server's thread", () => {
   it.each([
@@ -50,40 +59,53 @@ describe("the server's thread", () => {
   });
 
   it("is given the command line and the larger young generation, passes the signal on, and exits with its code", async () => {
-    const io = captured();
+    const io = outputFiles();
     const stop = signalLater();
-    const code = runInServerThread(["serve", "--port", "0"], { entry: FIXTURE, ...io, signal: stop.signal });
-    await io.until(/\n$/);
+    const code = runInServerThread(["serve", "--port", "0"], { entry: FIXTURE, fds: io.fds, signal: stop.signal });
+    try {
+      await io.until(/\n$/);
+    } finally {
+      // Sent even when the test failed: the thread would outlive it.
+      stop.send("SIGTERM");
+    }
     expect(JSON.parse(io.text().out)).toEqual({
       argv: ["serve", "--port", "0"],
       maxYoungGenerationSizeMb: YOUNG_GENERATION_MB,
     });
-    stop.send("SIGTERM");
     expect(await code).toBe(3);
+    // What the thread printed itself (not through the kit's output) reaches the process too.
     expect(io.text().err).toBe("stopped by SIGTERM\n");
   });
 
-  it("writes a failure the thread did not catch, with the command's name, and exits 2", async () => {
-    const io = captured();
-    const code = await runInServerThread(["throw"], { entry: FIXTURE, ...io, signal: new Promise(() => {}) });
+  it.each([
+    ["an Error", "throw", /^plantstore throw: Error: a failure no one caught\n\s+at /],
+    ["no Error", "throw-null", /^plantstore throw-null: null\n$/],
+  ])("writes a failure the thread did not catch (%s), with the command's name, and exits 2", async (_, argv0, text) => {
+    const io = outputFiles();
+    const code = await runInServerThread([argv0], { entry: FIXTURE, fds: io.fds, signal: NEVER });
     expect(code).toBe(2);
-    expect(io.text().err).toMatch(/^plantstore throw: Error: a failure no one caught\n\s+at /);
+    expect(io.text().err).toMatch(text);
   });
 
-  it("runs serve: it answers, logs, stops on the signal with its report, and removes its ready file", async () => {
-    const io = captured();
+  it("runs serve: its banner before its ready file; it answers, logs, stops on the signal with its report", async () => {
+    const io = outputFiles();
     const stop = signalLater();
     const ready = join(tempDir("plantstore-thread-"), "serve.url");
     const code = runInServerThread(["serve", "--port", "0", "--ready-file", ready], {
       entry: ENTRY,
-      ...io,
+      fds: io.fds,
       signal: stop.signal,
     });
     // Ids beyond 2^53 told apart exactly: the second is new, the third is the first again.
     const statuses: number[] = [];
     let url = "";
     try {
-      await io.until(/Try it:/);
+      // Waited for without giving this thread's event loop a turn: output passed on through it would
+      // not be in the file yet. Once the file is there, the whole banner is in the output already
+      // (a script may read it then).
+      for (let i = 0; i < 2000 && !existsSync(ready); i++)
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+      expect(io.text().out).toMatch(/listening on (\S+)\n[\s\S]*Try it:\n {2}curl .*\n$/);
       url = readFileSync(ready, "utf8").trim();
       for (const id of ["9007199254740993", "9007199254740992", "9007199254740993"]) {
         const answer = await fetch(`${url}/plants`, {
@@ -95,7 +117,6 @@ describe("the server's thread", () => {
         await answer.arrayBuffer();
       }
     } finally {
-      // Stopped even when the test failed: the thread would outlive it.
       stop.send("SIGTERM");
     }
     expect(statuses).toEqual([200, 200, 409]);
@@ -108,10 +129,10 @@ describe("the server's thread", () => {
   });
 
   it("stops serve once it listens when the signal came during its start-up", async () => {
-    const io = captured();
+    const io = outputFiles();
     const code = await runInServerThread(["serve", "--port", "0", "--quiet"], {
       entry: ENTRY,
-      ...io,
+      fds: io.fds,
       signal: Promise.resolve("SIGINT"),
     });
     expect(code).toBe(0);
@@ -119,12 +140,8 @@ describe("the server's thread", () => {
   });
 
   it("gives back serve's exit code for a command line it refuses, with the message", async () => {
-    const io = captured();
-    const code = await runInServerThread(["serve", "--port", "http"], {
-      entry: ENTRY,
-      ...io,
-      signal: new Promise(() => {}),
-    });
+    const io = outputFiles();
+    const code = await runInServerThread(["serve", "--port", "http"], { entry: ENTRY, fds: io.fds, signal: NEVER });
     expect(code).toBe(2);
     expect(io.text().err).toMatch(/^plantstore serve: .*--port.*\[PS_USAGE\]\n$/);
     expect(io.text().out).toBe("");

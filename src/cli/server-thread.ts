@@ -1,5 +1,7 @@
+import { isatty } from "node:tty";
 import { Worker } from "node:worker_threads";
-import { passTo, STOP_SIGNALS } from "./io.js";
+import { fdWriter } from "./fd-write.js";
+import { STOP_SIGNALS } from "./io.js";
 
 /** The commands run in a thread of their own: the mock server, which allocates a little per answer. */
 const SERVER_COMMANDS: ReadonlySet<string> = new Set(["serve"]);
@@ -18,6 +20,8 @@ export const YOUNG_GENERATION_MB = 128;
 export interface ThreadData {
   readonly argv: readonly string[];
   readonly isTty: boolean;
+  /** The descriptors it writes its output and its errors to. */
+  readonly fds: { readonly out: number; readonly err: number };
 }
 
 /** Whether the command line starts a server that runs in a thread of its own. */
@@ -31,22 +35,24 @@ export interface ServerThreadOptions {
   readonly entry?: URL;
   /** Resolves with the signal that stops the server: the process's first SIGINT or SIGTERM by default. */
   readonly signal?: Promise<string>;
-  readonly out?: (bytes: Uint8Array) => void;
-  readonly err?: (bytes: Uint8Array) => void;
+  /** Where the command's output and errors go: the process's stdout and stderr (1 and 2) by default. */
+  readonly fds?: ThreadData["fds"];
 }
 
 /**
  * Runs a CLI command in a worker thread with a larger young generation; resolves with its exit code.
- * The process stays one process (one pid for a CI step to stop, one exit code): this thread passes the
- * stop signals on, writes the thread's output and error bytes as they come, and gives back the code
- * the command returned. A failure the command did not catch is written with its stack and exits 2,
- * as every other error of the CLI.
+ * The process stays one process (one pid for a CI step to stop, one exit code): the thread writes
+ * its output to the process's descriptors itself, this one passes the stop signals on, writes what
+ * else the thread prints (a warning from Node) and gives back the code the command returned. A
+ * failure the command did not catch is written with its stack and exits 2, as every other error of
+ * the CLI.
  */
 export function runInServerThread(argv: readonly string[], options: ServerThreadOptions = {}): Promise<number> {
-  const out = options.out ?? passTo(process.stdout);
-  const err = options.err ?? passTo(process.stderr);
+  const fds = options.fds ?? { out: 1, err: 2 };
+  const out = fdWriter(fds.out);
+  const err = fdWriter(fds.err);
   const worker = new Worker(options.entry ?? new URL("./server-thread-entry.js", import.meta.url), {
-    workerData: { argv, isTty: process.stdout.isTTY === true } satisfies ThreadData,
+    workerData: { argv, isTty: isatty(fds.out), fds } satisfies ThreadData,
     stdout: true,
     stderr: true,
     resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
@@ -59,9 +65,10 @@ export function runInServerThread(argv: readonly string[], options: ServerThread
   else for (const s of STOP_SIGNALS) process.once(s, forward);
   return new Promise((resolve) => {
     let failed = false;
-    worker.on("error", (error) => {
+    worker.on("error", (error: unknown) => {
       failed = true;
-      err(Buffer.from(`plantstore ${argv[0]}: ${error.stack ?? error.message}\n`));
+      const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+      err(`plantstore ${argv[0]}: ${text}\n`);
     });
     worker.on("exit", (code) => {
       for (const s of STOP_SIGNALS) process.off(s, forward);

@@ -1,7 +1,13 @@
 // A server thread for src/cli/server-thread.test.ts: says what it was given, waits for its signal.
+// It prints through Node's own streams, which the process's thread passes on.
 import { parentPort, resourceLimits, workerData } from "node:worker_threads";
 
-if (workerData.argv[0] === "throw") setTimeout(() => Promise.reject(new Error("a failure no one caught")));
+const [command] = workerData.argv;
+if (command === "throw") setTimeout(() => Promise.reject(new Error("a failure no one caught")));
+else if (command === "throw-null")
+  setTimeout(() => {
+    throw null;
+  });
 else {
   const { maxYoungGenerationSizeMb } = resourceLimits;
   process.stdout.write(`${JSON.stringify({ argv: workerData.argv, maxYoungGenerationSizeMb })}\n`);
