@@ -1,7 +1,9 @@
 import { closeSync, existsSync, openSync, readFileSync } from "node:fs";
+import { request } from "node:http";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { spawnCli, stopSpawned, type Spawned } from "../../test/process.js";
 import { tempDir } from "../../test/temp-dir.js";
 import { KIT_ROOT } from "../paths.js";
 import { runInServerThread, runsInServerThread, YOUNG_GENERATION_MB } from "./server-thread.js";
@@ -13,8 +15,10 @@ const FIXTURE = pathToFileURL(join(KIT_ROOT, "test", "data", "server-thread", "r
 const ENTRY = pathToFileURL(join(KIT_ROOT, "dist", "src", "cli", "server-thread-entry.js"));
 
 const open: number[] = [];
-afterEach(() => {
+let spawned: Spawned | undefined;
+afterEach(async () => {
   for (const fd of open.splice(0)) closeSync(fd);
+  await stopSpawned(spawned);
 });
 
 /** Files for a thread's output and errors, their descriptors, and their text so far. */
@@ -145,5 +149,25 @@ describe("the server's thread", () => {
     expect(code).toBe(2);
     expect(io.text().err).toMatch(/^plantstore serve: .*--port.*\[PS_USAGE\]\n$/);
     expect(io.text().out).toBe("");
+  });
+
+  it("as a process: the first SIGINT waits for the request in flight, a second stops it at once", async () => {
+    spawned = spawnCli(["serve", "--port", "0", "--quiet", "--delay", "20000"]);
+    const url = (await spawned.waitFor(/listening on (\S+)/))[1]!;
+    // A request the server holds for 20 s: sent in full (its bytes in the kernel), then a moment for
+    // the server to read it.
+    const answer = new Promise<string>((resolve) => {
+      const req = request(`${url}/plants`, { method: "POST" }, (res) => resolve(String(res.statusCode)));
+      req.on("error", () => resolve("no answer"));
+      req.end("{}");
+    });
+    await new Promise((r) => setTimeout(r, 500));
+    spawned.child.kill("SIGINT");
+    await spawned.waitFor(/SIGINT received: stopping/);
+    expect(spawned.child.exitCode).toBe(null);
+    spawned.child.kill("SIGINT");
+    await spawned.exited;
+    expect(spawned.child.signalCode).toBe("SIGINT");
+    expect(await answer).toBe("no answer");
   });
 });
