@@ -39,7 +39,7 @@ export function processIo(): Io {
  * reason to stop: what it would have read is dropped, and the command goes on (a server keeps
  * serving, a run still writes its reports).
  */
-export function passTo(stream: NodeJS.WriteStream): (chunk: string | Uint8Array) => void {
+function passTo(stream: NodeJS.WriteStream): (chunk: string | Uint8Array) => void {
   let closed = false;
   stream.on("error", (error: NodeJS.ErrnoException) => {
     if (error.code !== "EPIPE") throw error;

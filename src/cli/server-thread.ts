@@ -10,7 +10,7 @@ const SERVER_COMMANDS: ReadonlySet<string> = new Set(["serve"]);
  * The young generation of the server's thread, in MB (V8 keeps objects that die young there). With
  * Node's default a server that waited a while (between the rounds of a load test, a CI job's steps)
  * answers with a young generation V8 shrank meanwhile, and collects it about eight times as often:
- * about 0.5 µs an answer more, a tenth of the mock's req/s (docs/performance.md, issue 33's sixth
+ * about 0.6 µs an answer more, a tenth of the mock's req/s (docs/performance.md, issue 33's sixth
  * part). Node takes this size only when a heap is made, so the server gets a heap of its own.
  * `--max-semi-space-size`, given to Node, still wins over it.
  */
