@@ -5,6 +5,7 @@ import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { KIT_ROOT } from "../paths.js";
+import { REQUEST_LINE_PARTS } from "../server/request-line.js";
 import { FLUSH_MS, logBatch, MAX_LINES } from "./log-batch.js";
 
 // A timer set after the batch's fires after it: waiting FLUSH_MS * 2 sees the batch written.
@@ -80,6 +81,69 @@ describe("logBatch", () => {
     expect(calls.flatMap((c) => c.split("\n"))).toEqual(lines);
     // The long line went out on its own, after the lines before it.
     expect(calls[1]).toBe(lines[3]);
+  });
+
+  it("takes a server's line as its parts: its bytes among the text lines, in order; a long one on its own", () => {
+    const texts: string[] = [];
+    const chunks: string[] = [];
+    const batch = logBatch(
+      (text) => texts.push(text),
+      (bytes) => chunks.push(new TextDecoder().decode(bytes)),
+    );
+    const parts = batch.line[REQUEST_LINE_PARTS]!;
+    batch.line("before");
+    parts("GET", "/plantes/fougère", 200, 7, undefined);
+    parts("DELETE", "/plants/1", 404, 12, "no plant 1");
+    parts("GET", `/${"x".repeat(50_000)}`, 404, 3, undefined);
+    batch.line("after");
+    batch.close();
+    const date = String.raw`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z`;
+    expect(chunks).toHaveLength(2);
+    const [first, second] = chunks.map((c) => c.split("\n"));
+    expect(first).toHaveLength(4);
+    expect(first![0]).toBe("before");
+    expect(first![1]).toMatch(new RegExp(`^${date} GET /plantes/fougère 200 0\\.7ms$`));
+    expect(first![2]).toMatch(new RegExp(`^${date} DELETE /plants/1 404 1\\.2ms \\(no plant 1\\)$`));
+    expect(first![3]).toBe("");
+    // Longer than the batch's room: made as text and written on its own, after the lines before it.
+    expect(texts).toHaveLength(1);
+    expect(texts[0]).toMatch(new RegExp(`^${date} GET /x{50000} 404 0\\.3ms$`));
+    expect(second).toEqual(["after", ""]);
+  });
+
+  it("writes a batch of parts alone when it is due, and at most MAX_LINES of them at once", async () => {
+    const chunks: string[] = [];
+    const batch = logBatch(
+      () => undefined,
+      (bytes) => chunks.push(new TextDecoder().decode(bytes)),
+    );
+    const parts = batch.line[REQUEST_LINE_PARTS]!;
+    const listening = process.listenerCount("exit");
+    parts("GET", "/plants", 200, 1, undefined);
+    expect(chunks).toEqual([]);
+    // Watched from the first line: what is pending is written at the process's exit.
+    expect(process.listenerCount("exit")).toBe(listening + 1);
+    await afterBatch();
+    expect(chunks.map((c) => c.split("\n").length - 1)).toEqual([1]);
+    for (let i = 0; i < MAX_LINES + 5; i++) parts("GET", `/plants/${i}`, 200, 1, undefined);
+    expect(chunks.map((c) => c.split("\n").length - 1)).toEqual([1, MAX_LINES]);
+    batch.close();
+    expect(chunks.map((c) => c.split("\n").length - 1)).toEqual([1, MAX_LINES, 5]);
+  });
+
+  it("writes long lines given as parts whole: a batch is written before it would overflow", () => {
+    const chunks: string[] = [];
+    const batch = logBatch(
+      () => undefined,
+      (bytes) => chunks.push(new TextDecoder().decode(bytes)),
+    );
+    const path = `/${"é".repeat(2_000)}`;
+    for (let i = 0; i < 300; i++) batch.line[REQUEST_LINE_PARTS]!("GET", path, 200 + (i % 100), 1, undefined);
+    batch.close();
+    const lines = chunks.join("").split("\n").slice(0, -1);
+    expect(lines).toHaveLength(300);
+    lines.forEach((line, i) => expect(line.endsWith(`Z GET ${path} ${200 + (i % 100)} 0.1ms`)).toBe(true));
+    expect(chunks.length).toBeGreaterThan(1);
   });
 
   it("watches the process's exit from its first line until it is closed", () => {

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { jsonHeaders, kitContract, storedPlant, TOKEN } from "../../test/helpers.js";
 import { startReferenceServer, type ReferenceServer } from "./index.js";
 import { discardCap } from "./http-adapter.js";
+import { REQUEST_LINE_PARTS, type RequestLog } from "./request-line.js";
 
 const contract = await kitContract();
 let server: ReferenceServer | undefined;
@@ -57,6 +58,26 @@ describe("the reference server over real HTTP", () => {
     expect(lines[0]).toMatch(/ POST \/plants 200 \d+\.\dms$/);
     expect(lines.join("\n")).not.toContain(TOKEN);
     expect(lines.join("\n")).not.toContain("secret");
+  });
+
+  it("gives a log that takes a line's parts those parts, and the same as text to one that does not", async () => {
+    const parts: unknown[][] = [];
+    const texts: string[] = [];
+    const log: RequestLog = Object.assign((line: string) => texts.push(line), {
+      [REQUEST_LINE_PARTS]: (...p: unknown[]) => void parts.push(p),
+    });
+    const s = await start({ log });
+    await fetch(`${s.url}/plants?secret=q`, { method: "POST", headers: jsonHeaders(), body: '{"id":5,"name":"a"}' });
+    await fetch(`${s.url}/plants`, { method: "POST", headers: jsonHeaders(), body: '{"id":5,"name":"a"}' });
+    expect(texts).toEqual([]);
+    expect(parts.map(([method, path, status]) => [method, path, status])).toEqual([
+      ["POST", "/plants", 200],
+      ["POST", "/plants", 409],
+    ]);
+    for (const [, , , tenths, reason] of parts) {
+      expect(Number.isSafeInteger(tenths) && (tenths as number) >= 0).toBe(true);
+      expect(reason).toBeUndefined();
+    }
   });
 
   it("refuses a declared oversized body with 413 at once, throws the rest away, and serves the next request", async () => {
