@@ -8,6 +8,7 @@ import {
   startReferenceServer,
   type MockServerConfig,
 } from "../server/index.js";
+import type { RequestLog } from "../server/request-line.js";
 import { shellQuote } from "../shell.js";
 import { count } from "../words.js";
 import { commandValues } from "./args.js";
@@ -182,10 +183,7 @@ export async function serve(argv: string[], io: Io): Promise<number> {
 type ServeValues = FlagValues<typeof SERVE.flags>;
 
 /** The mock server's options from serve's flags, the same for the Plant Store and for --spec. */
-function serverConfig(
-  values: ServeValues,
-  log: ((line: string) => void) | undefined,
-): Omit<MockServerConfig, "contract"> {
+function serverConfig(values: ServeValues, log: RequestLog | undefined): Omit<MockServerConfig, "contract"> {
   return {
     host: values.host,
     port: values.port,
@@ -251,7 +249,7 @@ async function serveSpec(spec: string, values: ServeValues, io: Io): Promise<num
  * The per-request log of serve, unless --quiet: lines written in batches (log-batch.ts), and an Io
  * whose every other line writes the batch first, so the output keeps the order of events.
  */
-function requestLog(io: Io, quiet: boolean): { io: Io; log: ((line: string) => void) | undefined; close(): void } {
+function requestLog(io: Io, quiet: boolean): { io: Io; log: RequestLog | undefined; close(): void } {
   if (quiet) return { io, log: undefined, close: () => undefined };
   const batch = logBatch(io.out, io.outBytes);
   const out = (line: string): void => {

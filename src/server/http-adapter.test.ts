@@ -60,7 +60,7 @@ describe("the reference server over real HTTP", () => {
     expect(lines.join("\n")).not.toContain("secret");
   });
 
-  it("gives a log that takes a line's parts those parts, and the same as text to one that does not", async () => {
+  it("gives a log that takes a line's parts those parts, not the text", async () => {
     const parts: unknown[][] = [];
     const texts: string[] = [];
     const log: RequestLog = Object.assign((line: string) => texts.push(line), {

@@ -34,8 +34,8 @@ export function requestLine(
 
 /**
  * The bytes `writeRequestLine` may write for these parts at most, its newline included. A UTF-16
- * unit is at most 3 bytes of UTF-8; the date (24 bytes), the separators and the numbers (the text of
- * a double is at most 25 characters) take fewer than 128.
+ * unit is at most 3 bytes of UTF-8; the date (24 bytes, 27 past the year 9999), the separators and
+ * the numbers (the text of a double is at most 25 characters) take fewer than 128.
  */
 export function requestLineRoom(method: string, path: string, reason: string | undefined): number {
   return 128 + 3 * (method.length + path.length + (reason === undefined ? 0 : reason.length));
@@ -86,13 +86,11 @@ const dateBytes = new Uint8Array(32);
 let dateLength = 0;
 let dateMs = -1;
 
-/** Writes the date as `isoNow` gives it, from the bytes of its millisecond. */
+/** Writes the date as `isoNow` gives it (24 characters; 27 past the year 9999), from the bytes of its millisecond. */
 function writeDate(buffer: Buffer, at: number): number {
   const now = Date.now();
   if (now !== dateMs) {
-    const text = isoNow();
-    // 24 characters for the years 0 to 9999; any other, as text (not kept).
-    if (text.length > dateBytes.length) return writeText(buffer, at, text);
+    const text = new Date(now).toISOString();
     dateMs = now;
     dateLength = text.length;
     for (let i = 0; i < dateLength; i++) dateBytes[i] = text.charCodeAt(i);
