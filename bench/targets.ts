@@ -107,13 +107,23 @@ async function spawnCli(
   const child = spawn(process.execPath, [bin, ...args, "--ready-file", ready], { stdio: ["ignore", fd, "inherit"] });
   closeSync(fd); // the child has its own
 
-  const exited = new Promise<never>((_, reject) =>
-    child.once("exit", (code) =>
-      reject(new Error(`${args.join(" ")} exited with ${code}: ${readFileSync(log, "utf8")}`)),
-    ),
-  );
-  const url = await Promise.race([waitForFile(ready, Date.now() + 60_000), exited]);
-  return { child, url: url.trim(), log, dir };
+  // Only while it starts: once it listens its exit is a stop's, and its log may be large by then.
+  let failed: (code: number | null) => void = () => undefined;
+  const exited = new Promise<never>((_, reject) => {
+    failed = (code) => reject(new Error(`${args.join(" ")} exited with ${code}: ${readFileSync(log, "utf8")}`));
+    child.once("exit", failed);
+  });
+  try {
+    const url = await Promise.race([waitForFile(ready, Date.now() + 60_000), exited]);
+    return { child, url: url.trim(), log, dir };
+  } catch (error) {
+    // Never ready: not left running behind the bench, nor its folder (its log is in the error).
+    child.kill("SIGKILL");
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  } finally {
+    child.off("exit", failed);
+  }
 }
 
 /** The text of a file once it exists (polled every 5 ms). */
