@@ -11,6 +11,17 @@ import { FLUSH_MS, logBatch, MAX_LINES } from "./log-batch.js";
 // A timer set after the batch's fires after it: waiting FLUSH_MS * 2 sees the batch written.
 const afterBatch = (): Promise<void> => sleep(FLUSH_MS * 2);
 
+/** A batch to an output that takes bytes: what it wrote as text, and as bytes (decoded), call by call. */
+function byteBatch(): { batch: ReturnType<typeof logBatch>; texts: string[]; chunks: string[] } {
+  const texts: string[] = [];
+  const chunks: string[] = [];
+  const batch = logBatch(
+    (text) => texts.push(text),
+    (bytes) => chunks.push(new TextDecoder().decode(bytes)),
+  );
+  return { batch, texts, chunks };
+}
+
 describe("logBatch", () => {
   it("writes the lines of a moment as one call, in order, each line as it was", async () => {
     const calls: string[] = [];
@@ -50,12 +61,7 @@ describe("logBatch", () => {
   });
 
   it("gives the output bytes where it takes them: the same lines, each ended by a newline", () => {
-    const texts: string[] = [];
-    const chunks: string[] = [];
-    const batch = logBatch(
-      (text) => texts.push(text),
-      (bytes) => chunks.push(new TextDecoder().decode(bytes)),
-    );
+    const { batch, texts, chunks } = byteBatch();
     batch.line("GET /plantes/fougère 200 0.1ms");
     batch.line(`GET /${"x".repeat(50_000)} 404 0.3ms`);
     batch.line("after");
@@ -84,12 +90,7 @@ describe("logBatch", () => {
   });
 
   it("takes a server's line as its parts: its bytes among the text lines, in order; a long one on its own", () => {
-    const texts: string[] = [];
-    const chunks: string[] = [];
-    const batch = logBatch(
-      (text) => texts.push(text),
-      (bytes) => chunks.push(new TextDecoder().decode(bytes)),
-    );
+    const { batch, texts, chunks } = byteBatch();
     const parts = batch.line[REQUEST_LINE_PARTS]!;
     batch.line("before");
     parts("GET", "/plantes/fougère", 200, 7, undefined);
@@ -112,11 +113,7 @@ describe("logBatch", () => {
   });
 
   it("writes a batch of parts alone when it is due, and at most MAX_LINES of them at once", async () => {
-    const chunks: string[] = [];
-    const batch = logBatch(
-      () => undefined,
-      (bytes) => chunks.push(new TextDecoder().decode(bytes)),
-    );
+    const { batch, chunks } = byteBatch();
     const parts = batch.line[REQUEST_LINE_PARTS]!;
     const listening = process.listenerCount("exit");
     parts("GET", "/plants", 200, 1, undefined);
@@ -132,11 +129,7 @@ describe("logBatch", () => {
   });
 
   it("writes long lines given as parts whole: a batch is written before it would overflow", () => {
-    const chunks: string[] = [];
-    const batch = logBatch(
-      () => undefined,
-      (bytes) => chunks.push(new TextDecoder().decode(bytes)),
-    );
+    const { batch, chunks } = byteBatch();
     const path = `/${"é".repeat(2_000)}`;
     for (let i = 0; i < 300; i++) batch.line[REQUEST_LINE_PARTS]!("GET", path, 200 + (i % 100), 1, undefined);
     batch.close();
