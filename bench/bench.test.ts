@@ -17,6 +17,7 @@ it("npm run bench -- --smoke --only servers: every target against bare node:http
   const labels = [
     "bare node:http",
     "Fastify 5 (schema-validated create)",
+    "Fastify 5 + a pino line an answer",
     "serve",
     "serve --spec multi-op --quiet",
     "Prism",
@@ -39,10 +40,13 @@ it("npm run bench -- --smoke --only servers: every target against bare node:http
   for (const l of s.logged)
     if (l.logging) expect(l.lines, l.target).toBeGreaterThanOrEqual(l.answered);
     else expect(l.lines, l.target).toBe(0);
-  expect(s.logged.filter((l) => l.logging).map((l) => l.target)).toEqual(["serve"]);
+  expect(s.logged.filter((l) => l.logging).map((l) => l.target)).toEqual([
+    "Fastify 5 + a pino line an answer",
+    "serve",
+  ]);
   expect(Object.keys(s.versusPrism)).toContain("serve valid");
 
-  expect(JSON.parse(readFileSync(out, "utf8")).servers.rows).toHaveLength(10);
+  expect(JSON.parse(readFileSync(out, "utf8")).servers.rows).toHaveLength(12);
   expect(lines.some((l) => l.startsWith("| Fastify 5 (schema-validated create) | valid |"))).toBe(true);
   expect(lines.some((l) => l.startsWith("| serve | valid |"))).toBe(true);
 }, 240_000);

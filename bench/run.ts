@@ -85,11 +85,14 @@ function versusPrism(bench: ServerBench): Record<string, Ratio> {
 
 /**
  * `plantstore serve` on the Plant Store (the mock engine with the kit's spec), and the engine on the
- * multi-operation document (whose create is the Plant Store's), each with and without its log lines.
+ * multi-operation document (whose create is the Plant Store's), each with and without its log lines;
+ * the Fastify anchor without a log, with one line an answer and with `logger: true`'s lines.
  * A --smoke run starts one of each kind (`smoke: true`): the same code paths, in half the time.
  */
 const SERVERS: readonly (TargetSpec & { readonly smoke?: true })[] = [
   { label: "Fastify 5 (schema-validated create)", kind: "fastify", smoke: true },
+  { label: "Fastify 5 + a pino line an answer", kind: "fastify", logging: true, smoke: true },
+  { label: "Fastify 5 + logger: true", kind: "fastify", logging: true, fastifyLog: "default" },
   { label: "serve", kind: "reference", logging: true, smoke: true },
   { label: "serve --quiet", kind: "reference" },
   { label: "serve --spec multi-op", kind: "engine", logging: true, spec: MULTI_SPEC },

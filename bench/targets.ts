@@ -11,7 +11,8 @@ export const BENCH_TOKEN = "bench-token-0123456789";
  * `logging`, then with their default per-request log lines, stdout to a file as
  * `plantstore serve > serve.log` writes it. bare: bench/bare-server.ts; bare-store:
  * bench/bare-store-server.ts; fastify: bench/fastify-server.ts, the Plant Store's create as a team
- * would write it with Fastify (the anchor); prism: the real Prism mock of SPEC.
+ * would write it with Fastify (the anchor), with a request log in a file when `logging`; prism: the
+ * real Prism mock of SPEC.
  */
 export type TargetKind = "reference" | "engine" | "bare" | "bare-store" | "fastify" | "prism";
 
@@ -19,8 +20,10 @@ export interface TargetSpec {
   /** How the report names it. */
   readonly label: string;
   readonly kind: TargetKind;
-  /** serve with its default per-request log lines (else --quiet). */
+  /** serve with its default per-request log lines (else --quiet); Fastify with a log (fastifyLog). */
   readonly logging?: boolean;
+  /** Fastify's log when `logging`: one line an answer (default), or `logger: true`'s lines. */
+  readonly fastifyLog?: "line" | "default";
   /** The document of the engine and Prism (default spec/openapi.yaml, the Plant Store). */
   readonly spec?: string;
   /** Seed data, as `serve --spec --data` reads it: the engine and the bare store start with it. */
@@ -176,6 +179,7 @@ export async function startTarget(target: TargetSpec | TargetKind): Promise<Targ
     const pid = prism.child.pid as number;
     return { label, url: prism.url, pid, startupMs: performance.now() - started, stop: noLog(prism.stop) };
   }
+  if (t.kind === "fastify" && t.logging === true) return startLoggingFastify(t, started);
   if (t.kind === "bare" || t.kind === "bare-store" || t.kind === "fastify") {
     const script = join(KIT_ROOT, "dist", "bench", `${t.kind}-server.js`);
     const { child, url } = await spawnAndWait([script, ...(t.kind === "bare-store" && t.data ? [t.data] : [])]);
@@ -200,6 +204,34 @@ export async function startTarget(target: TargetSpec | TargetKind): Promise<Targ
       return { logLines };
     },
   };
+}
+
+/** The Fastify anchor with its request log in a file of its own folder, counted and removed at its stop. */
+async function startLoggingFastify(t: TargetSpec, started: number): Promise<Target> {
+  const dir = mkdtempSync(join(tmpdir(), "plantstore-bench-target-"));
+  const log = join(dir, "fastify.log");
+  const script = join(KIT_ROOT, "dist", "bench", "fastify-server.js");
+  let stop = async (): Promise<void> => undefined;
+  try {
+    const { child, url } = await spawnAndWait([script, "--log", t.fastifyLog ?? "line", log]);
+    stop = stopChild(child);
+    await firstAnswer(url, Date.now() + 30_000);
+    const stopAndCount = async (): Promise<{ logLines: number }> => {
+      await stop();
+      // One "request completed" line an answer in either mode (the default adds "incoming request").
+      const logLines = readFileSync(log, "utf8")
+        .split("\n")
+        .filter((l) => l.includes('"msg":"request completed"')).length;
+      rmSync(dir, { recursive: true, force: true });
+      return { logLines };
+    };
+    const pid = child.pid as number;
+    return { label: t.label, url, pid, startupMs: performance.now() - started, stop: stopAndCount };
+  } catch (error) {
+    await stop();
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
 }
 
 /** `plantstore proxy` in its own process in front of `upstream`, as a CI job runs it. */
