@@ -76,6 +76,16 @@ async function firstAnswer(url: string, deadline: number): Promise<void> {
   throw new Error(`no answer from ${url}`);
 }
 
+/** Waits for a started target's first answer; one that never answers is stopped before the error. */
+async function answeredOrStopped(url: string, stop: () => Promise<void>, ms = 30_000): Promise<void> {
+  try {
+    await firstAnswer(url, Date.now() + ms);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
 /** Starts `node args...` and resolves once it prints its URL; its output is read only until then. */
 function spawnAndWait(args: string[]): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
@@ -175,7 +185,7 @@ export async function startTarget(target: TargetSpec | TargetKind): Promise<Targ
   const label = t.label;
   if (t.kind === "prism") {
     const prism = await startPrism({ port: 0, ...(t.spec === undefined ? {} : { spec: t.spec }) });
-    await firstAnswer(prism.url, Date.now() + 60_000);
+    await answeredOrStopped(prism.url, prism.stop, 60_000);
     const pid = prism.child.pid as number;
     return { label, url: prism.url, pid, startupMs: performance.now() - started, stop: noLog(prism.stop) };
   }
@@ -183,13 +193,16 @@ export async function startTarget(target: TargetSpec | TargetKind): Promise<Targ
   if (t.kind === "bare" || t.kind === "bare-store" || t.kind === "fastify") {
     const script = join(KIT_ROOT, "dist", "bench", `${t.kind}-server.js`);
     const { child, url } = await spawnAndWait([script, ...(t.kind === "bare-store" && t.data ? [t.data] : [])]);
-    await firstAnswer(url, Date.now() + 30_000);
+    await answeredOrStopped(url, stopChild(child));
     const pid = child.pid as number;
     return { label, url, pid, startupMs: performance.now() - started, stop: noLog(stopChild(child)) };
   }
   const { child, url, log, dir } = await spawnCli(t.bin ?? BIN, serveArgs(t));
-  await firstAnswer(url, Date.now() + 30_000);
   const stop = stopChild(child);
+  await answeredOrStopped(url, async () => {
+    await stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
   return {
     label,
     url,
@@ -218,12 +231,13 @@ async function startLoggingFastify(t: TargetSpec, started: number): Promise<Targ
     await firstAnswer(url, Date.now() + 30_000);
     const stopAndCount = async (): Promise<{ logLines: number }> => {
       await stop();
-      // One "request completed" line an answer in either mode (the default adds "incoming request").
-      const logLines = readFileSync(log, "utf8")
-        .split("\n")
-        .filter((l) => l.includes('"msg":"request completed"')).length;
-      rmSync(dir, { recursive: true, force: true });
-      return { logLines };
+      try {
+        // One "request completed" line an answer in either mode (the default adds "incoming request").
+        const lines = readFileSync(log, "utf8").split("\n");
+        return { logLines: lines.filter((l) => l.includes('"msg":"request completed"')).length };
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     };
     const pid = child.pid as number;
     return { label: t.label, url, pid, startupMs: performance.now() - started, stop: stopAndCount };
@@ -238,7 +252,7 @@ async function startLoggingFastify(t: TargetSpec, started: number): Promise<Targ
 export async function startProxyTarget(upstream: string): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const bin = join(KIT_ROOT, "dist", "src", "cli", "bin.js");
   const { child, url } = await spawnAndWait([bin, "proxy", "--target", upstream, "--port", "0"]);
-  await firstAnswer(url, Date.now() + 30_000);
+  await answeredOrStopped(url, stopChild(child));
   return { url, pid: child.pid as number, stop: stopChild(child) };
 }
 
@@ -253,6 +267,6 @@ export async function startBareProxy(
 ): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const script = join(KIT_ROOT, "dist", "bench", kind === "bare" ? "bare-proxy.js" : "validating-proxy.js");
   const { child, url } = await spawnAndWait([script, upstream]);
-  await firstAnswer(url, Date.now() + 30_000);
+  await answeredOrStopped(url, stopChild(child));
   return { url, pid: child.pid as number, stop: stopChild(child) };
 }
