@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
+import { closeSync, createReadStream, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createInterface } from "node:readline";
 import { startPrism } from "../src/mock/prism.js";
 import { DEFAULT_SPEC, KIT_ROOT } from "../src/paths.js";
 
@@ -76,6 +77,13 @@ async function firstAnswer(url: string, deadline: number): Promise<void> {
   throw new Error(`no answer from ${url}`);
 }
 
+/** The lines of a file that pass `test`, read a chunk at a time: a log may outgrow a string. */
+async function countLines(file: string, test: (line: string) => boolean): Promise<number> {
+  let n = 0;
+  for await (const line of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) if (test(line)) n++;
+  return n;
+}
+
 /** Waits for a started target's first answer; one that never answers is stopped before the error. */
 async function answeredOrStopped(url: string, stop: () => Promise<void>, ms = 30_000): Promise<void> {
   try {
@@ -86,22 +94,34 @@ async function answeredOrStopped(url: string, stop: () => Promise<void>, ms = 30
   }
 }
 
-/** Starts `node args...` and resolves once it prints its URL; its output is read only until then. */
+/**
+ * Starts `node args...` and resolves once it prints its URL; its output is read only until then. One
+ * that prints none within a minute is killed, and the error says what it printed.
+ */
 function spawnAndWait(args: string[]): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
   return new Promise((resolve, reject) => {
     let out = "";
+    const fail = (why: string): void => reject(new Error(`${args.join(" ")} ${why}: ${out}`));
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      fail("printed no URL in 60 s");
+    }, 60_000);
     const read = (c: Buffer): void => {
       out += c.toString();
       const m = /listening on (http:\/\/\S+)/.exec(out);
       if (m === null) return;
+      clearTimeout(timer);
       // From now on the output is drained unread: the bench spends no time on it.
       child.stdout?.off("data", read);
       child.stdout?.resume();
       resolve({ child, url: m[1] as string });
     };
     child.stdout?.on("data", read);
-    child.once("exit", (code) => reject(new Error(`${args.join(" ")} exited with ${code}: ${out}`)));
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      fail(`exited with ${code}`);
+    });
   });
 }
 
@@ -210,11 +230,11 @@ export async function startTarget(target: TargetSpec | TargetKind): Promise<Targ
     startupMs: performance.now() - started,
     stop: async () => {
       await stop();
-      const logLines = readFileSync(log, "utf8")
-        .split("\n")
-        .filter((l) => REQUEST_LINE.test(l)).length;
-      rmSync(dir, { recursive: true, force: true });
-      return { logLines };
+      try {
+        return { logLines: await countLines(log, (l) => REQUEST_LINE.test(l)) };
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     },
   };
 }
@@ -233,8 +253,7 @@ async function startLoggingFastify(t: TargetSpec, started: number): Promise<Targ
       await stop();
       try {
         // One "request completed" line an answer in either mode (the default adds "incoming request").
-        const lines = readFileSync(log, "utf8").split("\n");
-        return { logLines: lines.filter((l) => l.includes('"msg":"request completed"')).length };
+        return { logLines: await countLines(log, (l) => l.includes('"msg":"request completed"')) };
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
