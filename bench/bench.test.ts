@@ -13,7 +13,8 @@ it("npm run bench -- --smoke --only servers: every target against bare node:http
   const lines: string[] = [];
   const result = await runBench({ sections: ["servers"], smoke: true, out }, (l) => lines.push(l));
   const s = result.servers!;
-  // One target of each kind in a smoke run: the real run adds `serve --quiet` and the logging engine.
+  // One target of each kind in a smoke run: the real run adds `serve --quiet`, the logging engine and
+  // Fastify's `logger: true` (bench/fastify-server.test.ts runs that one).
   const labels = [
     "bare node:http",
     "Fastify 5 (schema-validated create)",
