@@ -1,10 +1,10 @@
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it, onTestFinished } from "vitest";
 import { KIT_ROOT } from "../src/paths.js";
 import { tempDir } from "../test/temp-dir.js";
-import { BENCH_TOKEN, startTarget } from "./targets.js";
+import { BENCH_TOKEN, spawnAndWait, startTarget } from "./targets.js";
 
 // The Fastify anchor's two logs (bench/fastify-server.ts). The "logger: true" row is not in the
 // bench's smoke runs, so this file is what keeps it from rotting. Nothing here times.
@@ -28,18 +28,9 @@ async function threeCreates(url: string): Promise<number[]> {
 /** The log's lines of each message after three creates and a SIGTERM. */
 async function logOf(mode: "line" | "default"): Promise<{ msg: string; [k: string]: unknown }[]> {
   const file = join(tempDir("plantstore-fastify-log-"), "fastify.log");
-  const child = spawn(process.execPath, [SCRIPT, "--log", mode, file], { stdio: ["ignore", "pipe", "inherit"] });
-  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+  const { child, url } = await spawnAndWait([SCRIPT, "--log", mode, file]);
   onTestFinished(() => void child.kill("SIGKILL"));
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    child.stdout.on("data", (c: Buffer) => {
-      out += c.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m !== null) resolve(m[1] as string);
-    });
-    void exited.then((code) => reject(new Error(`exited with ${code}: ${out}`)));
-  });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
   expect(await threeCreates(url)).toEqual([200, 409, 400]);
   child.kill("SIGTERM");
   expect(await exited).toBe(0);

@@ -98,7 +98,7 @@ async function answeredOrStopped(url: string, stop: () => Promise<void>, ms = 30
  * Starts `node args...` and resolves once it prints its URL; its output is read only until then. One
  * that prints none within a minute is killed, and the error says what it printed.
  */
-function spawnAndWait(args: string[]): Promise<{ child: ChildProcess; url: string }> {
+export function spawnAndWait(args: string[]): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
   return new Promise((resolve, reject) => {
     let out = "";
@@ -195,6 +195,18 @@ const noLog = (stop: () => Promise<void>) => async (): Promise<{ logLines: numbe
   return { logLines: 0 };
 };
 
+/** A stop that counts the lines of the target's log that pass `test` once it has exited, then removes its folder. */
+const countedStop =
+  (stop: () => Promise<void>, log: string, dir: string, test: (line: string) => boolean) =>
+  async (): Promise<{ logLines: number }> => {
+    await stop();
+    try {
+      return { logLines: await countLines(log, test) };
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+
 /**
  * Starts a target as its users start it, in its own process, and times it to its first answer. A
  * kind alone is that target with its defaults, named by its kind.
@@ -228,14 +240,7 @@ export async function startTarget(target: TargetSpec | TargetKind): Promise<Targ
     url,
     pid: child.pid as number,
     startupMs: performance.now() - started,
-    stop: async () => {
-      await stop();
-      try {
-        return { logLines: await countLines(log, (l) => REQUEST_LINE.test(l)) };
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    },
+    stop: countedStop(stop, log, dir, (l) => REQUEST_LINE.test(l)),
   };
 }
 
@@ -249,17 +254,10 @@ async function startLoggingFastify(t: TargetSpec, started: number): Promise<Targ
     const { child, url } = await spawnAndWait([script, "--log", t.fastifyLog ?? "line", log]);
     stop = stopChild(child);
     await firstAnswer(url, Date.now() + 30_000);
-    const stopAndCount = async (): Promise<{ logLines: number }> => {
-      await stop();
-      try {
-        // One "request completed" line an answer in either mode (the default adds "incoming request").
-        return { logLines: await countLines(log, (l) => l.includes('"msg":"request completed"')) };
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    };
+    // One "request completed" line an answer in either mode (the default adds "incoming request").
+    const counted = countedStop(stop, log, dir, (l) => l.includes('"msg":"request completed"'));
     const pid = child.pid as number;
-    return { label: t.label, url, pid, startupMs: performance.now() - started, stop: stopAndCount };
+    return { label: t.label, url, pid, startupMs: performance.now() - started, stop: counted };
   } catch (error) {
     await stop();
     rmSync(dir, { recursive: true, force: true });
