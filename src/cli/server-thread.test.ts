@@ -6,7 +6,13 @@ import { afterEach, describe, expect, it } from "vitest";
 import { spawnCli, stopSpawned, type Spawned } from "../../test/process.js";
 import { tempDir } from "../../test/temp-dir.js";
 import { KIT_ROOT } from "../paths.js";
-import { runInServerThread, runsInServerThread, YOUNG_GENERATION_MB } from "./server-thread.js";
+import {
+  MIN_SEMI_SPACE_MB,
+  runInServerThread,
+  runsInServerThread,
+  semiSpaceFlag,
+  YOUNG_GENERATION_MB,
+} from "./server-thread.js";
 
 // The server's thread: what it is given, its signal, its output and its exit code. The real CLI in it
 // is run here too (npm test builds it first); every test of `serve` that spawns the CLI runs it this way.
@@ -62,6 +68,20 @@ describe("the server's thread", () => {
     expect(runsInServerThread(argv)).toBe(expected);
   });
 
+  it.each([
+    [[], undefined, `--min-semi-space-size=${MIN_SEMI_SPACE_MB}`],
+    [["--max-old-space-size=4096"], "--enable-source-maps", `--min-semi-space-size=${MIN_SEMI_SPACE_MB}`],
+    [["--max-semi-space-size=4"], undefined, undefined],
+    [["--min-semi-space-size", "8"], undefined, undefined],
+    [[], "--enable-source-maps --max-semi-space-size=32", undefined],
+    [[], "--min_semi_space_size=8", undefined],
+  ])(
+    "sizes the young generation's least size unless the user did (Node's flags %j, NODE_OPTIONS %j)",
+    (argv, env, flag) => {
+      expect(semiSpaceFlag(argv, env)).toBe(flag);
+    },
+  );
+
   it("is given the command line and the larger young generation, passes the signal on, and exits with its code", async () => {
     const io = outputFiles();
     const stop = signalLater();
@@ -72,10 +92,16 @@ describe("the server's thread", () => {
       // Sent even when the test failed: the thread would outlive it.
       stop.send("SIGTERM");
     }
-    expect(JSON.parse(io.text().out)).toEqual({
+    const report = JSON.parse(io.text().out) as { newSpaceMb: number };
+    expect(report).toEqual({
       argv: ["serve", "--port", "0"],
       maxYoungGenerationSizeMb: YOUNG_GENERATION_MB,
+      newSpaceMb: report.newSpaceMb,
     });
+    // Made at its least size, which Node's default puts at 1 to 4 MB. (This suite runs without the
+    // user's own semi-space flags, which would win: see the cases above.)
+    expect(semiSpaceFlag(process.execArgv, process.env.NODE_OPTIONS)).toBeDefined();
+    expect(report.newSpaceMb).toBeGreaterThanOrEqual(MIN_SEMI_SPACE_MB);
     expect(await code).toBe(3);
     // What the thread printed itself (not through the kit's output) reaches the process too.
     expect(io.text().err).toBe("stopped by SIGTERM\n");

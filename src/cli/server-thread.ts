@@ -1,4 +1,5 @@
 import { isatty } from "node:tty";
+import { setFlagsFromString } from "node:v8";
 import { Worker } from "node:worker_threads";
 import { fdWriter } from "./fd-write.js";
 import { STOP_SIGNALS } from "./io.js";
@@ -7,14 +8,33 @@ import { STOP_SIGNALS } from "./io.js";
 const SERVER_COMMANDS: ReadonlySet<string> = new Set(["serve"]);
 
 /**
- * The young generation of the server's thread, in MB (V8 keeps objects that die young there). With
- * Node's default a server that waited a while (between the rounds of a load test, a CI job's steps)
- * answers with a young generation V8 shrank meanwhile, and collects it about eight times as often:
- * about 0.6 µs an answer more, a tenth of the mock's req/s (docs/performance.md, issue 33's sixth
- * part). Node takes this size only when a heap is made, so the server gets a heap of its own.
- * `--max-semi-space-size`, given to Node, still wins over it.
+ * The largest young generation of the server's thread, in MB (V8 keeps objects that die young
+ * there): with Node's default, 16 to 32 MB, a busy server collected it about eight times as often,
+ * about 0.6 µs an answer more (docs/performance.md, issue 33's sixth part). Node takes this size only
+ * when a heap is made, so the server gets a heap of its own. `--max-semi-space-size`, given to Node,
+ * still wins over it.
  */
 export const YOUNG_GENERATION_MB = 128;
+
+/**
+ * The least size of each half of that young generation, in MB (V8's `--min-semi-space-size`). Its
+ * largest size alone is not enough: at the first collection after a wait, V8 finds that little was
+ * allocated per millisecond since the last one (under 1,000 bytes, counting the wait) and shrinks
+ * the young generation to its least size, 1 to 4 MB by default (`Heap::ShouldResizeNewSpace` in
+ * V8's heap.cc); it grows back only as objects survive, so the first seconds of load after a wait of
+ * about a minute collected several hundred times (docs/performance.md, issue 33's ninth part).
+ */
+export const MIN_SEMI_SPACE_MB = 64;
+
+/**
+ * The V8 flag the server's heap is made with, or undefined where the user sized the young generation
+ * (`--min-semi-space-size` or `--max-semi-space-size`, on Node's command line or in NODE_OPTIONS).
+ */
+export function semiSpaceFlag(execArgv: readonly string[], nodeOptions: string | undefined): string | undefined {
+  const given = [...execArgv, ...(nodeOptions ?? "").split(/\s+/)];
+  if (given.some((a) => /^--(min|max)[-_]semi[-_]space[-_]size(=|$)/.test(a))) return undefined;
+  return `--min-semi-space-size=${MIN_SEMI_SPACE_MB}`;
+}
 
 /** What the server's thread is given: the command line, and what it cannot see of the process. */
 export interface ThreadData {
@@ -51,6 +71,9 @@ export function runInServerThread(argv: readonly string[], options: ServerThread
   const fds = options.fds ?? { out: 1, err: 2 };
   const out = fdWriter(fds.out);
   const err = fdWriter(fds.err);
+  // Read by V8 when it makes the thread's heap (flags are the process's; no other heap is made later).
+  const flag = semiSpaceFlag(process.execArgv, process.env.NODE_OPTIONS);
+  if (flag !== undefined) setFlagsFromString(flag);
   const worker = new Worker(options.entry ?? new URL("./server-thread-entry.js", import.meta.url), {
     workerData: { argv, isTty: isatty(fds.out), fds } satisfies ThreadData,
     stdout: true,
