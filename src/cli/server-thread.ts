@@ -20,11 +20,13 @@ export const YOUNG_GENERATION_MB = 128;
  * The least size of each half of that young generation, in MB (V8's `--min-semi-space-size`). Its
  * largest size alone is not enough: at the first collection after a wait, V8 finds that little was
  * allocated per millisecond since the last one (under 1,000 bytes, counting the wait) and shrinks
- * the young generation to its least size, 1 to 4 MB by default (`Heap::ShouldResizeNewSpace` in
+ * the young generation to its least size, 2 to 4 MB by default (`Heap::ShouldResizeNewSpace` in
  * V8's heap.cc); it grows back only as objects survive, so the first seconds of load after a wait of
- * about a minute collected several hundred times (docs/performance.md, issue 33's ninth part).
+ * about a minute collected several hundred times. 16, 32 and 64 all kept the bench's rounds at 0.93
+ * to 0.99 of bare node:http; 16 holds the least memory (docs/performance.md, issue 33's ninth part).
+ * Setting a V8 flag once Node runs costs the thread's start about 20 ms, whatever its value.
  */
-export const MIN_SEMI_SPACE_MB = 64;
+export const MIN_SEMI_SPACE_MB = 16;
 
 /**
  * The V8 flag the server's heap is made with, or undefined where the user sized the young generation
