@@ -22,11 +22,12 @@ export const YOUNG_GENERATION_MB = 128;
  * allocated per millisecond since the last one (under 1,000 bytes, counting the wait) and shrinks
  * the young generation to its least size, 2 to 4 MB by default (`Heap::ShouldResizeNewSpace` in
  * V8's heap.cc); it grows back only as objects survive, so the first seconds of load after a wait of
- * about a minute collected several hundred times. 16, 32 and 64 all kept the bench's rounds at 0.93
- * to 0.99 of bare node:http; 16 holds the least memory (docs/performance.md, issue 33's ninth part).
+ * about a minute collected several hundred times. 16 and 32 did as well beside a few targets, but
+ * in the whole bench 16 fell to 0.80 of bare node:http in the rounds after the longest waits, where
+ * 64 stayed at 0.90 or more; 16 holds less memory (docs/performance.md, issue 33's ninth part).
  * Setting a V8 flag once Node runs costs the thread's start about 20 ms, whatever its value.
  */
-export const MIN_SEMI_SPACE_MB = 16;
+export const MIN_SEMI_SPACE_MB = 64;
 
 /**
  * The V8 flag the server's heap is made with, or undefined where the user sized the young generation
