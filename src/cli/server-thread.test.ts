@@ -1,4 +1,5 @@
-import { closeSync, existsSync, openSync, readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { closeSync, existsSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -69,18 +70,34 @@ describe("the server's thread", () => {
   });
 
   it.each([
-    [[], undefined, `--min-semi-space-size=${MIN_SEMI_SPACE_MB}`],
-    [["--max-old-space-size=4096"], "--enable-source-maps", `--min-semi-space-size=${MIN_SEMI_SPACE_MB}`],
-    [["--max-semi-space-size=4"], undefined, undefined],
-    [["--min-semi-space-size", "8"], undefined, undefined],
-    [[], "--enable-source-maps --max-semi-space-size=32", undefined],
-    [[], "--min_semi_space_size=8", undefined],
-  ])(
-    "sizes the young generation's least size unless the user did (Node's flags %j, NODE_OPTIONS %j)",
-    (argv, env, flag) => {
-      expect(semiSpaceFlag(argv, env)).toBe(flag);
-    },
-  );
+    [[], `--min-semi-space-size=${MIN_SEMI_SPACE_MB}`],
+    [["--max-old-space-size=4096"], `--min-semi-space-size=${MIN_SEMI_SPACE_MB}`],
+    [["--max-semi-space-size=4"], `--min-semi-space-size=${MIN_SEMI_SPACE_MB}`],
+    [["--min-semi-space-size", "8"], undefined],
+    [["--min_semi_space_size=8"], undefined],
+  ])("sets the young generation's least size unless Node's command line did (%j)", (argv, flag) => {
+    expect(semiSpaceFlag(argv)).toBe(flag);
+  });
+
+  it("gives way to a user's --max-semi-space-size: V8 keeps the least size within it", () => {
+    // The process's thread under the user's flag, as `node --max-semi-space-size=4 bin.js serve` runs it.
+    const module = pathToFileURL(join(KIT_ROOT, "dist", "src", "cli", "server-thread.js")).href;
+    const script = join(tempDir("plantstore-thread-"), "run.mjs");
+    writeFileSync(
+      script,
+      [
+        `import { runInServerThread } from ${JSON.stringify(module)};`,
+        `const signal = new Promise((resolve) => setTimeout(() => resolve("SIGTERM"), 200));`,
+        `const entry = new URL(${JSON.stringify(FIXTURE.href)});`,
+        `process.exitCode = await runInServerThread(["serve"], { entry, signal });`,
+      ].join("\n"),
+    );
+    const run = spawnSync(process.execPath, ["--max-semi-space-size=4", script], { encoding: "utf8", timeout: 30_000 });
+    expect(run.status, run.stderr).toBe(3);
+    const report = JSON.parse(run.stdout) as { newSpaceMb: number };
+    expect(report.newSpaceMb).toBeGreaterThan(0);
+    expect(report.newSpaceMb).toBeLessThanOrEqual(4);
+  });
 
   it("is given the command line and the larger young generation, passes the signal on, and exits with its code", async () => {
     const io = outputFiles();
@@ -98,9 +115,9 @@ describe("the server's thread", () => {
       maxYoungGenerationSizeMb: YOUNG_GENERATION_MB,
       newSpaceMb: report.newSpaceMb,
     });
-    // Made at its least size, which Node's default puts at 1 to 4 MB. (This suite runs without the
-    // user's own semi-space flags, which would win: see the cases above.)
-    expect(semiSpaceFlag(process.execArgv, process.env.NODE_OPTIONS)).toBeDefined();
+    // Made at its least size, which Node's default puts at 2 to 4 MB. (This suite runs without a least
+    // size on Node's command line, which would win: see the cases above.)
+    expect(semiSpaceFlag(process.execArgv), "node was given its own --min-semi-space-size").toBeDefined();
     expect(report.newSpaceMb).toBeGreaterThanOrEqual(MIN_SEMI_SPACE_MB);
     expect(await code).toBe(3);
     // What the thread printed itself (not through the kit's output) reaches the process too.

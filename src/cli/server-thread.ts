@@ -30,12 +30,12 @@ export const YOUNG_GENERATION_MB = 128;
 export const MIN_SEMI_SPACE_MB = 64;
 
 /**
- * The V8 flag the server's heap is made with, or undefined where the user sized the young generation
- * (`--min-semi-space-size` or `--max-semi-space-size`, on Node's command line or in NODE_OPTIONS).
+ * The V8 flag the server's heap is made with, or undefined where the user gave the least size on
+ * Node's command line (Node refuses it in NODE_OPTIONS). A user's `--max-semi-space-size` needs no
+ * test: V8 makes the least size no larger than the largest.
  */
-export function semiSpaceFlag(execArgv: readonly string[], nodeOptions: string | undefined): string | undefined {
-  const given = [...execArgv, ...(nodeOptions ?? "").split(/\s+/)];
-  if (given.some((a) => /^--(min|max)[-_]semi[-_]space[-_]size(=|$)/.test(a))) return undefined;
+export function semiSpaceFlag(execArgv: readonly string[]): string | undefined {
+  if (execArgv.some((a) => /^--min[-_]semi[-_]space[-_]size(=|$)/.test(a))) return undefined;
   return `--min-semi-space-size=${MIN_SEMI_SPACE_MB}`;
 }
 
@@ -74,8 +74,9 @@ export function runInServerThread(argv: readonly string[], options: ServerThread
   const fds = options.fds ?? { out: 1, err: 2 };
   const out = fdWriter(fds.out);
   const err = fdWriter(fds.err);
-  // Read by V8 when it makes the thread's heap (flags are the process's; no other heap is made later).
-  const flag = semiSpaceFlag(process.execArgv, process.env.NODE_OPTIONS);
+  // Read by V8 when it makes the thread's heap. Flags are the process's: a later worker thread of this
+  // process would get it too (the kit makes none).
+  const flag = semiSpaceFlag(process.execArgv);
   if (flag !== undefined) setFlagsFromString(flag);
   const worker = new Worker(options.entry ?? new URL("./server-thread-entry.js", import.meta.url), {
     workerData: { argv, isTty: isatty(fds.out), fds } satisfies ThreadData,
