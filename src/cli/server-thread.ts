@@ -9,7 +9,7 @@ const SERVER_COMMANDS: ReadonlySet<string> = new Set(["serve"]);
 
 /**
  * The largest young generation of the server's thread, in MB (V8 keeps objects that die young
- * there): with Node's default, 16 to 32 MB, a busy server collected it about eight times as often,
+ * there): with Node's default, a smaller one, a busy server collected it about eight times as often,
  * about 0.6 µs an answer more (docs/performance.md, issue 33's sixth part). Node takes this size only
  * when a heap is made, so the server gets a heap of its own. `--max-semi-space-size`, given to Node,
  * still wins over it.
